@@ -135,12 +135,13 @@ def _open_actions(
 
 def _discard_actions(match: Match, seat: int, hand: Sequence[int]) -> Iterator[Action]:
     seen: set[int] = set()
+    cache: dict[int, bool] = {}
     for card in sorted(hand, key=lambda c: (FACE_INDEX[c], c == match.taken)):
         face = FACE_INDEX[card]
         if face in seen:
             continue
         seen.add(face)
-        if match.discard_error(seat, card) is None:
+        if match.discard_error(seat, card, cache) is None:
             yield Action("discard", card=face_text(face))
 
 

@@ -505,8 +505,13 @@ class Match:
 
     # --- Discard, closing, end of turn (S40-8 to S40-10) -------------------------------------
 
-    def discard_error(self, seat: int, card: int) -> IllegalAction | None:
-        """Why ``seat`` may not discard ``card`` now, or None (S40-8, S40-9.3)."""
+    def discard_error(
+        self, seat: int, card: int, cache: dict[int, bool] | None = None
+    ) -> IllegalAction | None:
+        """Why ``seat`` may not discard ``card`` now, or None (S40-8, S40-9.3).
+
+        ``cache`` may carry, across calls on one position, whether each face attaches.
+        """
         hand = self.hands[seat]
         if card == self.taken:
             return IllegalAction(
@@ -518,13 +523,20 @@ class Match:
         if closing and FACE_INDEX[card] == JOKER_FACE and not self.options.joker_close_doubles:
             return IllegalAction("close-with-joker", "you cannot close by discarding a joker")
         restricted = not self.opened[seat] or (self.options.strict_discard and not closing)
-        if restricted and legal.attachable(self.melds, card):
-            others = [c for c in hand if c != self.taken and not legal.attachable(self.melds, c)]
-            if others:
-                return IllegalAction(
-                    "discard-attachable",
-                    f"{face_text(FACE_INDEX[card])} could be attached to a meld on the table",
-                )
+        known = {} if cache is None else cache
+
+        def attaches(c: int) -> bool:
+            face = FACE_INDEX[c]
+            if face not in known:
+                known[face] = legal.attachable(self.melds, c)
+            return known[face]
+
+        blocked = restricted and attaches(card)
+        if blocked and any(c != self.taken and not attaches(c) for c in hand):
+            return IllegalAction(
+                "discard-attachable",
+                f"{face_text(FACE_INDEX[card])} could be attached to a meld on the table",
+            )
         return None
 
     def _discard(self, seat: int, token: str) -> Action:
@@ -984,10 +996,10 @@ class Match:
         plain = _PLAIN_STATE
         for name in plain:
             setattr(match, name, data[name])
-        match.melds = [Meld(**m) for m in data["melds"]]
-        for m in match.melds:
-            object.__setattr__(m, "cards", tuple(m.cards))
-            object.__setattr__(m, "stands", tuple(m.stands))
+        match.melds = [
+            Meld(**{**m, "cards": tuple(m["cards"]), "stands": tuple(m["stands"])})
+            for m in data["melds"]
+        ]
         match.history = [(int(s), str(t)) for s, t in data["history"]]
         match.last_hand = (
             None if data["last_hand"] is None else HandResult.from_dict(data["last_hand"])

@@ -9,7 +9,7 @@ that completes the 14-card run ``A..K`` (S40-4.1) sits at 0 or 14 and stands for
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations, pairwise, product
 
 from engine.cards import FACE_INDEX, FACES, JOKER_FACE, SUITS, parse_card
@@ -277,13 +277,17 @@ class Meld:
             self.kind, self.key, self.low, tuple(range(len(self.cards))), self.stands
         ).value
 
+    joker: int = field(init=False, default=-1, compare=False)
+
+    def __post_init__(self) -> None:
+        for i, card in enumerate(self.cards):
+            if FACE_INDEX[card] == JOKER_FACE:
+                object.__setattr__(self, "joker", i)
+
     @property
     def joker_index(self) -> int | None:
         """Index of the joker in ``cards``, or None."""
-        for i, card in enumerate(self.cards):
-            if FACE_INDEX[card] == JOKER_FACE:
-                return i
-        return None
+        return None if self.joker < 0 else self.joker
 
     def tokens(self) -> list[str]:
         """The meld in notation: a set's joker declared (``JK=9D``), a run's joker bare."""
@@ -473,11 +477,18 @@ def enumerate_melds(hand: Sequence[int], all_declarations: bool = False) -> list
     for i, face in enumerate(faces):
         if face != JOKER_FACE:
             by_face.setdefault(face, []).append(i)
+    per_suit = [0] * 4
+    per_rank = [0] * 13
+    for face in by_face:
+        per_suit[face // 13] += 1
+        per_rank[face % 13] += 1
     out: list[Candidate] = []
     for suit in range(4):
-        _enumerate_runs(suit, by_face, jokers, out)
+        if per_suit[suit] >= 2:
+            _enumerate_runs(suit, by_face, jokers, out)
     for rank in range(1, 14):
-        _enumerate_sets(rank, by_face, jokers, all_declarations, out)
+        if per_rank[rank - 1] >= 2:
+            _enumerate_sets(rank, by_face, jokers, all_declarations, out)
     return out
 
 
@@ -489,6 +500,8 @@ def _enumerate_runs(
     if sum(1 for p in range(1, 14) if held[p]) < 2:
         return
     for low in range(1, 13):
+        if not held[low] and (not jokers or not held[low + 1]):
+            continue
         missing: list[int] = []
         for high in range(low, min(low + 12, 14) + 1):
             if not held[high]:
