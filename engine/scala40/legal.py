@@ -292,7 +292,7 @@ def _swap_actions(match: Match, seat: int, hand: list[int]) -> Iterator[Action]:
         found = meld.swappable_joker()
         if found is None:
             continue
-        index, face = found
+        _, face = found
         card = next((c for c in hand if FACE_INDEX[c] == face), None)
         if card is None:
             continue
@@ -312,7 +312,6 @@ def _swap_actions(match: Match, seat: int, hand: list[int]) -> Iterator[Action]:
         ]
         for use in uses:
             yield Action("swap", target=meld.number, card=face_text(face), use=use)
-        del index
 
 
 __all__ = ["WILD", "Candidate", "attachable", "legal_actions"]

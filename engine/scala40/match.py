@@ -276,6 +276,8 @@ class Match:
             return self._discard(seat, action.card)
         hand = self.hands[seat]
         if kind == "open":
+            if self.opened[seat]:
+                raise IllegalAction("already-open", "you have already opened: use meld or attach")
             return self._commit_open(seat, self._plan_open(seat, hand, action.melds, None))
         self._require_open(seat)
         if kind == "meld":
@@ -373,7 +375,7 @@ class Match:
                 "take-unused", "the card taken from the discard pile must be used in the opening"
             )
         self._check_threshold(new, len(remaining))
-        self._check_leaves_discard(seat, remaining, closing_ok=True)
+        self._check_leaves_discard(seat, remaining)
         return _Plan(remaining, new, None, [])
 
     def _check_threshold(self, new: Sequence[Meld], left: int) -> None:
@@ -445,21 +447,21 @@ class Match:
         table[action.target - 1] = swapped
         use = action.use
         assert use is not None
-        if use.kind == "meld":
-            plan = self._plan_meld(seat, hand_after, use.melds[0], joker)
-            if joker in plan.hand:
-                raise IllegalAction("joker-unused", "the freed joker must be used this turn")
-            return _Plan(plan.hand, plan.new, None, [], swapped, action)
-        plan = self._plan_attach(seat, hand_after, use.target, use.melds[0], joker, table)
-        if joker in plan.hand:
-            raise IllegalAction("joker-unused", "the freed joker must be used this turn")
+        try:
+            if use.kind == "meld":
+                plan = self._plan_meld(seat, hand_after, use.melds[0], joker)
+                return _Plan(plan.hand, plan.new, None, [], swapped, action)
+            plan = self._plan_attach(seat, hand_after, use.target, use.melds[0], joker, table)
+        except IllegalAction as error:
+            if error.code == "take-unused":
+                raise IllegalAction(
+                    "joker-unused", "the freed joker must be used this turn"
+                ) from error
+            raise
         return _Plan(plan.hand, [], plan.changed, plan.attached, swapped, action)
 
-    def _check_leaves_discard(
-        self, seat: int, remaining: Sequence[int], closing_ok: bool = False
-    ) -> None:
+    def _check_leaves_discard(self, seat: int, remaining: Sequence[int]) -> None:
         """S40-9.2: a play may not leave the player without a legal discard."""
-        del closing_ok
         if not self.leaves_discard(seat, remaining):
             raise IllegalAction(
                 "no-discard-left", "that would leave you without a card you may discard"

@@ -162,11 +162,9 @@ def _run_candidates(specs: Sequence[Spec], joker: int | None) -> Iterator[tuple[
             options.append(positions_of(rank_of(declared)))
         else:
             options.append(range(15))
-    n = len(specs)
     for positions in product(*options):
         if valid_run_positions(positions, joker):
             yield positions
-    del n
 
 
 def valid_run_positions(positions: Sequence[int], joker: int | None) -> bool:
