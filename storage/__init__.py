@@ -1,0 +1,69 @@
+"""Durable matches: Tavolo's persistent state on SQLite (default) or any SQLAlchemy database.
+
+``Store.open()`` opens (and migrates) the database; every accepted move is committed with the
+match's new snapshot before the bot answers; ``unfinished_matches()`` lists what to resume after a
+restart. See :mod:`storage.store` for the whole API and ``storage/README.md`` for the design.
+"""
+
+from storage.database import DEFAULT_URL
+from storage.errors import (
+    ChatBusy,
+    Conflict,
+    MatchNotFound,
+    SeatError,
+    StaleVersion,
+    StoreError,
+    WrongStatus,
+)
+from storage.records import (
+    ACTIVE,
+    ANONYMOUS,
+    FINISHED,
+    KEEP,
+    LOBBY,
+    PLAYING,
+    STATUSES,
+    STOPPED,
+    ChatSettings,
+    GameStats,
+    Keep,
+    LeaderboardEntry,
+    MatchRecord,
+    MoveRecord,
+    PlayerResult,
+    SeatRecord,
+    SeatUI,
+    UserRecord,
+)
+from storage.store import Store, schema_head
+
+__all__ = [
+    "ACTIVE",
+    "ANONYMOUS",
+    "DEFAULT_URL",
+    "FINISHED",
+    "KEEP",
+    "LOBBY",
+    "PLAYING",
+    "STATUSES",
+    "STOPPED",
+    "ChatBusy",
+    "ChatSettings",
+    "Conflict",
+    "GameStats",
+    "Keep",
+    "LeaderboardEntry",
+    "MatchNotFound",
+    "MatchRecord",
+    "MoveRecord",
+    "PlayerResult",
+    "SeatError",
+    "SeatRecord",
+    "SeatUI",
+    "StaleVersion",
+    "Store",
+    "StoreError",
+    "UserRecord",
+    "WrongStatus",
+    "schema_head",
+]

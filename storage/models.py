@@ -1,0 +1,230 @@
+"""The database tables, as SQLModel classes. Portable: no SQLite-only types or SQL.
+
+- ``matches``: one row per match: chat, game, options and seed, status, the engine's current
+  snapshot (``to_json()`` text) with its ``version``, the table message, the turn deadline.
+- ``seats``: who sits where (a Telegram user or a computer player), the seat's private hand
+  message and turn notification, and the hand-UI state of an unfinished turn.
+- ``moves``: the append-only log of every accepted action, one row per match version.
+- ``users``, ``chats``: per-user language, per-group language and default options.
+- ``results``: per-player results of finished matches, for leaderboards (RULES.md S40-13, SC-6).
+
+JSON values (options, UI state) are stored as TEXT written by :func:`json.dumps`; times are
+timezone-aware UTC (:class:`UTCDateTime`). The Alembic migrations in ``storage/migrations`` create
+exactly these tables; a test compares them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlmodel import Field, SQLModel
+
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+metadata: MetaData = SQLModel.metadata
+"""The metadata of Tavolo's tables (constraint names follow a fixed convention for Alembic)."""
+
+NAME_LENGTH = 128
+"""Display names are cut to this many characters."""
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC datetime on every backend.
+
+    Naive datetimes are refused when writing (a deadline must say which clock it is on); values
+    read back are always aware and in UTC, also from SQLite, which keeps no time zone.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """UTC on the way in; naive UTC for SQLite, which stores no offset."""
+        if value is None:
+            return None
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"a stored time must be timezone-aware, got {value!r}")
+        utc = value.astimezone(UTC)
+        return utc.replace(tzinfo=None) if dialect.name == "sqlite" else utc
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """Aware UTC on the way out."""
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+def _id(*, nullable: bool = True, index: bool = False, primary_key: bool = False) -> Any:
+    """A Telegram id (user, chat or message): 64-bit."""
+    return Field(
+        sa_column=Column(
+            BigInteger,
+            nullable=nullable and not primary_key,
+            index=index,
+            primary_key=primary_key,
+            autoincrement=False,
+        )
+    )
+
+
+def _text(*, nullable: bool = False, length: int | None = None) -> Any:
+    return Field(sa_column=Column(String(length) if length else Text, nullable=nullable))
+
+
+def _int(*, nullable: bool = False) -> Any:
+    return Field(sa_column=Column(Integer, nullable=nullable))
+
+
+def _time(*, nullable: bool = False) -> Any:
+    return Field(sa_column=Column(UTCDateTime(), nullable=nullable))
+
+
+def _match_fk() -> Any:
+    return Field(
+        sa_column=Column(
+            Integer,
+            ForeignKey("matches.id", ondelete="CASCADE"),
+            primary_key=True,
+            autoincrement=False,
+        )
+    )
+
+
+class MatchTable(SQLModel, table=True):
+    """A match: lobby, playing, finished or stopped. ``state`` is the engine's snapshot.
+
+    ``version`` grows by one at every change of the match (seats, start, each move, status), and
+    a write names the version it was based on (optimistic concurrency). ``active_chat_id`` equals
+    ``chat_id`` while the match is in the lobby or playing and is NULL after: its unique
+    constraint keeps one active match per chat on every backend.
+    """
+
+    __tablename__ = "matches"
+    __table_args__ = (Index("ix_matches_status_id", "status", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_id: int = _id(nullable=False, index=True)
+    active_chat_id: int | None = Field(
+        default=None, sa_column=Column(BigInteger, nullable=True, unique=True)
+    )
+    game: str = _text(length=16)
+    options: str = _text()
+    seed: str = _text(length=40)
+    """The match seed as decimal text: engine seeds are 128-bit (RULES.md S40-2.2)."""
+    status: str = _text(length=16)
+    creator_id: int | None = _id()
+    version: int = _int()
+    state: str | None = _text(nullable=True)
+    table_chat_id: int | None = _id()
+    table_message_id: int | None = _id()
+    deadline: datetime | None = _time(nullable=True)
+    deadline_seat: int | None = _int(nullable=True)
+    created_at: datetime = _time()
+    updated_at: datetime = _time()
+    finished_at: datetime | None = _time(nullable=True)
+
+
+class SeatTable(SQLModel, table=True):
+    """A seat of a match: a Telegram user (``user_id``) or a computer (``computer_level``).
+
+    The ``ui_*`` columns hold the hand keyboard's state between button presses (JSON text), and
+    ``ui_version`` grows at every change of it.
+    """
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("match_id", "user_id"),)
+
+    match_id: int = _match_fk()
+    seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    user_id: int | None = _id(index=True)
+    name: str = _text(length=NAME_LENGTH)
+    computer_level: str | None = _text(nullable=True, length=16)
+    hand_message_id: int | None = _id()
+    turn_chat_id: int | None = _id()
+    turn_message_id: int | None = _id()
+    ui_selected: str = _text()
+    ui_staged: str = _text()
+    ui_order: str | None = _text(nullable=True)
+    ui_sort: str = _text(length=16)
+    ui_version: int = _int()
+
+
+class MoveTable(SQLModel, table=True):
+    """One accepted action: the match ``version`` it produced, the seat, its text, its time.
+
+    Append-only. ``seat`` is NULL for an action taken "by the seat to play" on its behalf.
+    """
+
+    __tablename__ = "moves"
+
+    match_id: int = _match_fk()
+    version: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    seat: int | None = _int(nullable=True)
+    action: str = _text()
+    created_at: datetime = _time()
+
+
+class UserTable(SQLModel, table=True):
+    """A Telegram user the bot has met: name, chosen language, Telegram's language code."""
+
+    __tablename__ = "users"
+
+    user_id: int = _id(primary_key=True)
+    name: str = _text(length=NAME_LENGTH)
+    language: str | None = _text(nullable=True, length=16)
+    language_code: str | None = _text(nullable=True, length=16)
+    updated_at: datetime = _time()
+
+
+class ChatTable(SQLModel, table=True):
+    """A group's settings: language and, per game, the default options (JSON object)."""
+
+    __tablename__ = "chats"
+
+    chat_id: int = _id(primary_key=True)
+    language: str | None = _text(nullable=True, length=16)
+    default_options: str = _text()
+    updated_at: datetime = _time()
+
+
+class ResultTable(SQLModel, table=True):
+    """One seat's result in a finished match (MP, VP, won, hands won), for the leaderboards."""
+
+    __tablename__ = "results"
+    __table_args__ = (Index("ix_results_chat_id_game", "chat_id", "game"),)
+
+    match_id: int = _match_fk()
+    seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    chat_id: int = _id(nullable=False)
+    game: str = _text(length=16)
+    user_id: int | None = _id(index=True)
+    name: str = _text(length=NAME_LENGTH)
+    computer: bool = Field(sa_column=Column(Boolean, nullable=False))
+    mp: int = _int()
+    vp: int = _int()
+    won: bool = Field(sa_column=Column(Boolean, nullable=False))
+    hands_won: int = _int()
+    finished_at: datetime = _time()

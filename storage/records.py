@@ -1,0 +1,207 @@
+"""What the store hands out and takes in: plain frozen values, never live database objects.
+
+The bot can keep them, pass them between threads and compare them; to change anything it calls
+the :class:`~storage.store.Store` again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import Enum
+from typing import Any, Final, NamedTuple
+
+LOBBY: Final = "lobby"
+"""Players are joining; options can change. No engine state yet."""
+PLAYING: Final = "playing"
+"""Started: the match has an engine snapshot and takes moves."""
+FINISHED: Final = "finished"
+"""Over, with a result."""
+STOPPED: Final = "stopped"
+"""Cancelled in the lobby or stopped by ``/stop``; counts for nobody (RULES.md S40-13.3)."""
+STATUSES: Final = (LOBBY, PLAYING, FINISHED, STOPPED)
+ACTIVE: Final = (LOBBY, PLAYING)
+"""The statuses of an unfinished match: at most one per chat, all resumed at start-up."""
+
+ANONYMOUS: Final = "anonymous"
+"""The name a seat takes when its player erases their data (:meth:`Store.delete_user_data`)."""
+
+DEFAULT_SORT: Final = "suit"
+"""The hand order a new seat starts with (RULES.md S40-15: by suit or by value)."""
+
+
+class Keep(Enum):
+    """The type of :data:`KEEP`: "leave this field as it is" where None is a real value."""
+
+    KEEP = "keep"
+
+
+KEEP: Final = Keep.KEEP
+
+
+@dataclass(frozen=True, slots=True)
+class SeatUI:
+    """A seat's hand keyboard between presses, so an interrupted turn resumes as it was left.
+
+    ``selected``: the cards picked so far; ``staged``: melds built but not yet laid, each a list
+    of cards; ``order``: the player's own card order (None: use ``sort``); ``sort``: ``suit``,
+    ``value`` or another name the bot uses; ``version`` grows at every change and guards
+    concurrent presses (:meth:`Store.update_seat_ui`). Cards are in RULES.md notation.
+    """
+
+    selected: tuple[str, ...] = ()
+    staged: tuple[tuple[str, ...], ...] = ()
+    order: tuple[str, ...] | None = None
+    sort: str = DEFAULT_SORT
+    version: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """A seat: who sits there, the messages the bot edits for it, and its hand-UI state.
+
+    Exactly one of ``user_id`` (a person) and ``computer_level`` (a computer player) is set,
+    except for a seat whose player erased their data (both None, name :data:`ANONYMOUS`). The
+    hand message lives in the player's private chat, whose id is ``user_id``.
+    """
+
+    seat: int
+    user_id: int | None
+    name: str
+    computer_level: str | None
+    hand_message_id: int | None
+    turn_chat_id: int | None
+    turn_message_id: int | None
+    ui: SeatUI
+
+    @property
+    def is_computer(self) -> bool:
+        """Whether a computer plays this seat."""
+        return self.computer_level is not None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A match as stored: identity, options, status, snapshot with its version, seats, messages.
+
+    ``state_json`` is the engine's ``to_json()`` text (None in the lobby); ``version`` is the
+    number to pass back when writing (:meth:`Store.commit_move`). ``seed`` is the engine seed
+    (128-bit). Times are timezone-aware UTC. ``options`` is a fresh dict: changing it changes
+    nothing stored.
+    """
+
+    id: int
+    chat_id: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    creator_id: int | None
+    version: int
+    state_json: str | None
+    seats: tuple[SeatRecord, ...]
+    table_chat_id: int | None
+    table_message_id: int | None
+    deadline: datetime | None
+    deadline_seat: int | None
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.seats)
+
+    @property
+    def is_active(self) -> bool:
+        """Whether the match is unfinished (in the lobby or playing)."""
+        return self.status in ACTIVE
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of a user, or None if the user does not sit at this match."""
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat.seat
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One entry of a match's log: the version it produced, the seat, the action text, the time.
+
+    ``seat`` None means the action was played for the seat to play (``play(action)``).
+    """
+
+    version: int
+    seat: int | None
+    action: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class UserRecord:
+    """A Telegram user: display name, chosen language and the language code Telegram reports."""
+
+    user_id: int
+    name: str
+    language: str | None
+    language_code: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatSettings:
+    """A group's settings: its language (None: not chosen) and default options per game."""
+
+    chat_id: int
+    language: str | None
+    default_options: dict[str, dict[str, Any]]
+
+
+class PlayerResult(NamedTuple):
+    """One seat's result at the end of a match, as given to :meth:`Store.record_results`.
+
+    ``mp`` and ``vp`` are the match points and victory points of RULES.md S40-13 / SC-6; ``won``
+    whether the seat is among the winners; ``hands_won`` the hands its side closed (Scala 40) or
+    won (Scopone). A plain tuple in this order works too.
+    """
+
+    seat: int
+    user_id: int | None
+    name: str
+    computer: bool
+    mp: int
+    vp: int
+    won: bool
+    hands_won: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardEntry:
+    """A line of a group's leaderboard for one game.
+
+    People and computer players are ranked apart (RULES.md S40-13.3): ``rank`` counts within
+    the entry's kind (``computer``). Entries with equal MP and VP share a rank (1, 1, 3).
+    """
+
+    rank: int
+    user_id: int | None
+    name: str
+    computer: bool
+    matches: int
+    won: int
+    mp: int
+    vp: int
+    hands_won: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    """A person's figures for one game across all groups."""
+
+    game: str
+    matches: int
+    won: int
+    mp: int
+    vp: int
+    hands_won: int

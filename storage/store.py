@@ -1,0 +1,1187 @@
+"""The repository the bot calls: matches, their move logs and snapshots, seats, users, groups.
+
+Every method is one short transaction and returns plain frozen records (:mod:`storage.records`).
+Writes that could race (two button presses on one match, two bot instances) name the version
+they were based on and fail with :class:`~storage.errors.StaleVersion` instead of overwriting.
+
+>>> store = Store.open("sqlite://")
+>>> lobby = store.create_match(-100, "scopone", {}, 1, "Anna", seed=7)
+>>> for user, name in [(2, "Bea"), (3, "Ciro"), (4, "Dario")]:
+...     lobby = store.add_seat(lobby.id, user, name)
+>>> match = store.initial_match(lobby)
+>>> version = store.start_match(lobby.id, match.to_json(), lobby.version)
+>>> seat = match.to_play
+>>> action = str(match.play(match.legal_actions()[0], seat=seat))
+>>> version = store.commit_move(lobby.id, version, seat, action, match.to_json())
+>>> store.replay(lobby.id).to_json() == store.get_match(lobby.id).state_json
+True
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final, NoReturn, TypeVar
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util.exc import CommandError
+from sqlalchemy import Connection, Engine, case, delete, func, insert, update
+from sqlalchemy import select as sa_select
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
+from sqlmodel import Session, col, select
+
+from engine.errors import EngineError, SnapshotError
+from engine.games import GAMES, GameMatch, load_match, new_match
+from storage.database import (
+    WRITE_OPTION,
+    create_store_engine,
+    database_label,
+    is_sqlite,
+    resolve_url,
+)
+from storage.errors import (
+    ChatBusy,
+    Conflict,
+    MatchNotFound,
+    SeatError,
+    StaleVersion,
+    StoreError,
+    WrongStatus,
+)
+from storage.models import (
+    NAME_LENGTH,
+    ChatTable,
+    MatchTable,
+    MoveTable,
+    ResultTable,
+    SeatTable,
+    UserTable,
+)
+from storage.records import (
+    ACTIVE,
+    ANONYMOUS,
+    DEFAULT_SORT,
+    FINISHED,
+    KEEP,
+    LOBBY,
+    PLAYING,
+    STOPPED,
+    ChatSettings,
+    GameStats,
+    Keep,
+    LeaderboardEntry,
+    MatchRecord,
+    MoveRecord,
+    PlayerResult,
+    SeatRecord,
+    SeatUI,
+    UserRecord,
+)
+
+MIGRATIONS: Final = Path(__file__).with_name("migrations")
+"""The Alembic script folder, inside the package so an installed Tavolo finds it."""
+
+_MIGRATION_LOCK: Final = 0x7A701
+"""PostgreSQL advisory lock key held while the schema is checked and upgraded."""
+
+_T = TypeVar("_T")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _name(name: str) -> str:
+    return name[:NAME_LENGTH]
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, DBAPIError) and error.orig is not None:
+        return str(error.orig).strip() or type(error.orig).__name__
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def alembic_config(connection: Any = None) -> Config:
+    """The Alembic configuration of Tavolo's migrations, built in code (no ini file needed)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def schema_head() -> str:
+    """The newest schema revision this code knows."""
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def _ui(selected: str, staged: str, order: str | None, sort: str, version: int) -> SeatUI:
+    return SeatUI(
+        selected=tuple(json.loads(selected)),
+        staged=tuple(tuple(meld) for meld in json.loads(staged)),
+        order=None if order is None else tuple(json.loads(order)),
+        sort=sort,
+        version=version,
+    )
+
+
+def _seat_ui(row: SeatTable) -> SeatUI:
+    return _ui(row.ui_selected, row.ui_staged, row.ui_order, row.ui_sort, row.ui_version)
+
+
+_UI_COLUMNS = (
+    col(SeatTable.ui_selected),
+    col(SeatTable.ui_staged),
+    col(SeatTable.ui_order),
+    col(SeatTable.ui_sort),
+    col(SeatTable.ui_version),
+)
+
+
+def _seat_record(row: SeatTable) -> SeatRecord:
+    return SeatRecord(
+        seat=row.seat,
+        user_id=row.user_id,
+        name=row.name,
+        computer_level=row.computer_level,
+        hand_message_id=row.hand_message_id,
+        turn_chat_id=row.turn_chat_id,
+        turn_message_id=row.turn_message_id,
+        ui=_seat_ui(row),
+    )
+
+
+def _match_record(row: MatchTable, seats: Iterable[SeatTable]) -> MatchRecord:
+    assert row.id is not None
+    return MatchRecord(
+        id=row.id,
+        chat_id=row.chat_id,
+        game=row.game,
+        options=json.loads(row.options),
+        seed=int(row.seed),
+        status=row.status,
+        creator_id=row.creator_id,
+        version=row.version,
+        state_json=row.state,
+        seats=tuple(_seat_record(seat) for seat in seats),
+        table_chat_id=row.table_chat_id,
+        table_message_id=row.table_message_id,
+        deadline=row.deadline,
+        deadline_seat=row.deadline_seat,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        finished_at=row.finished_at,
+    )
+
+
+def _new_seat(
+    match_id: int, seat: int, user_id: int | None, name: str, computer_level: str | None
+) -> SeatTable:
+    return SeatTable(
+        match_id=match_id,
+        seat=seat,
+        user_id=user_id,
+        name=_name(name),
+        computer_level=computer_level,
+        ui_selected="[]",
+        ui_staged="[]",
+        ui_order=None,
+        ui_sort=DEFAULT_SORT,
+        ui_version=0,
+    )
+
+
+def _copy_seat(row: SeatTable, seat: int) -> SeatTable:
+    data = row.model_dump()
+    data["seat"] = seat
+    return SeatTable(**data)
+
+
+def _has_format(state_json: str) -> bool:
+    """Whether a snapshot names its format as a number (a newer one is then really newer)."""
+    try:
+        data = json.loads(state_json)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and type(data.get("format")) is int
+
+
+def _check_player(user_id: int | None, computer_level: str | None) -> None:
+    if (user_id is None) == (computer_level is None):
+        raise ValueError("a seat has either a user_id (a person) or a computer_level, not both")
+
+
+def _check_game(game: str) -> None:
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}: use one of {', '.join(GAMES)}")
+
+
+def _check_when(when: datetime | None) -> None:
+    if when is not None and (when.tzinfo is None or when.utcoffset() is None):
+        raise ValueError(f"a deadline must be timezone-aware, got {when!r}")
+
+
+class Store:
+    """Tavolo's persistent state, on SQLite (the default) or any SQLAlchemy database.
+
+    Open it with :meth:`Store.open`, which also brings the schema up to date; share one store
+    between threads (each call takes its own connection); :meth:`close` it at shutdown.
+    """
+
+    def __init__(self, engine: Engine, url: str) -> None:
+        """Use :meth:`open`, which checks and upgrades the schema first."""
+        self._engine = engine
+        self._writer = engine.execution_options(**{WRITE_OPTION: True})
+        # A read of several queries (a match, then its seats) sees one snapshot: SQLite's read
+        # transactions do; elsewhere ask for it.
+        snapshot = engine.execution_options(isolation_level="REPEATABLE READ")
+        self._reader = engine if is_sqlite(url) else snapshot
+        self.url = url
+        """The SQLAlchemy URL (with its password: do not log it; log :attr:`database`)."""
+        self.database = database_label(url)
+        """The database as error messages name it: a file's absolute path, or the safe URL."""
+
+    # --- Opening -----------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, url: str | None = None) -> Store:
+        """Open the database at ``url`` (None: ``DATABASE_URL``, else ``sqlite:///tavolo.db``).
+
+        The schema is upgraded to this code's newest revision (an empty database gets every
+        table; an up-to-date one is left alone). Raises :class:`StoreError` naming the database
+        when it cannot be opened, is not a Tavolo database or is damaged, or was written by a
+        newer Tavolo; nothing is changed then.
+        """
+        resolved = resolve_url(url)
+        try:
+            engine = create_store_engine(resolved)
+        except (SQLAlchemyError, ImportError) as error:
+            raise StoreError(
+                database_label(resolved), f"cannot use this database URL: {_reason(error)}"
+            ) from error
+        store = cls(engine, resolved)
+        try:
+            store._upgrade_schema()
+        except BaseException:
+            engine.dispose()
+            raise
+        return store
+
+    def _upgrade_schema(self) -> None:
+        script = ScriptDirectory.from_config(alembic_config())
+        known = {revision.revision for revision in script.walk_revisions()}
+        head = script.get_current_head()
+        try:
+            with self._writer.begin() as connection:
+                if connection.dialect.name == "postgresql":
+                    # Two bot instances starting together: the second waits, then finds it done.
+                    connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
+                current = MigrationContext.configure(connection).get_current_heads()
+                unknown = [revision for revision in current if revision not in known]
+                if unknown:
+                    raise StoreError(
+                        self.database,
+                        f"the database was written by a newer Tavolo (schema revision "
+                        f"{unknown[0]}; this Tavolo knows up to {head}). Upgrade Tavolo to "
+                        "use it; nothing was changed",
+                    )
+                if tuple(current) != (head,):
+                    command.upgrade(alembic_config(connection), "head")
+        except StoreError:
+            raise
+        except (SQLAlchemyError, CommandError) as error:
+            raise StoreError(self.database, self._open_failure(error)) from error
+
+    def _open_failure(self, error: BaseException) -> str:
+        message = f"cannot open the database ({_reason(error)}); nothing was changed"
+        if is_sqlite(self.url) and Path(self.database).is_file():
+            message += (
+                ". The file is damaged or is not a Tavolo database: restore it from a backup "
+                "or move it away"
+            )
+        return message
+
+    def close(self) -> None:
+        """Close every connection. The store cannot be used afterwards."""
+        self._engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Store {self.database}>"
+
+    # --- Transactions --------------------------------------------------------------------------
+
+    @contextmanager
+    def _session(self, write: bool = False) -> Iterator[Session]:
+        """One transaction; database failures become StoreError, races become Conflict."""
+        try:
+            with (
+                Session(self._writer if write else self._reader, expire_on_commit=False) as s,
+                s.begin(),
+            ):
+                yield s
+        except IntegrityError as error:
+            raise Conflict(self.database, _reason(error)) from error
+        except SQLAlchemyError as error:
+            raise StoreError(self.database, f"database error: {_reason(error)}") from error
+
+    @contextmanager
+    def _core(self, write: bool = False) -> Iterator[Connection]:
+        """One transaction on a plain connection: the hot paths (a move, a press) skip the ORM."""
+        try:
+            with (self._writer if write else self._reader).begin() as connection:
+                yield connection
+        except IntegrityError as error:
+            raise Conflict(self.database, _reason(error)) from error
+        except SQLAlchemyError as error:
+            raise StoreError(self.database, f"database error: {_reason(error)}") from error
+
+    def _retrying(self, attempt: Callable[[], _T]) -> _T:
+        """Run a get-or-create once more if a concurrent writer created the row first."""
+        try:
+            return attempt()
+        except Conflict:
+            return attempt()
+
+    def _lock(self, s: Session, match_id: int) -> MatchTable:
+        """The match row, locked until the transaction ends (PostgreSQL; SQLite writes queue)."""
+        query = select(MatchTable).where(col(MatchTable.id) == match_id).with_for_update()
+        row = s.exec(query).first()
+        if row is None:
+            raise MatchNotFound(self.database, match_id)
+        return row
+
+    def _seats(self, s: Session, match_id: int) -> list[SeatTable]:
+        query = (
+            select(SeatTable)
+            .where(col(SeatTable.match_id) == match_id)
+            .order_by(col(SeatTable.seat))
+        )
+        return list(s.exec(query).all())
+
+    def _refuse(self, db: Connection, match_id: int, expected: int, wanted: str) -> NoReturn:
+        """Explain why a versioned write matched no row: no match, stale version, or status."""
+        query = sa_select(col(MatchTable.version), col(MatchTable.status)).where(
+            col(MatchTable.id) == match_id
+        )
+        found = db.execute(query).first()
+        if found is None:
+            raise MatchNotFound(self.database, match_id)
+        version, status = found
+        if version != expected:
+            raise StaleVersion(self.database, match_id, expected, version)
+        raise WrongStatus(self.database, match_id, status, wanted)
+
+    def _touch(self, row: MatchTable) -> None:
+        row.version += 1
+        row.updated_at = _now()
+
+    def _expect_lobby(self, row: MatchTable, wanted: str) -> None:
+        if row.status != LOBBY:
+            assert row.id is not None
+            raise WrongStatus(self.database, row.id, row.status, wanted)
+
+    # --- Lobby and match lifecycle -------------------------------------------------------------
+
+    def create_match(
+        self,
+        chat_id: int,
+        game: str,
+        options: dict[str, Any],
+        creator_id: int,
+        creator_name: str,
+        seed: int,
+    ) -> MatchRecord:
+        """A new match in the lobby of ``chat_id``, with its creator in seat 0 (version 0).
+
+        ``options`` is the engine's options dict (``Options.to_dict()``, may be partial);
+        ``seed`` the engine seed (e.g. :func:`engine.cards.secure_seed`). Raises
+        :class:`ChatBusy` if the chat already has a match in the lobby or playing.
+        """
+        _check_game(game)
+        if len(str(seed)) > 40:
+            raise ValueError(f"seed {seed} does not fit 128 bits")
+
+        def attempt() -> MatchRecord:
+            with self._session(write=True) as s:
+                busy = self._active_row(s, chat_id)
+                if busy is not None:
+                    assert busy.id is not None
+                    raise ChatBusy(self.database, chat_id, busy.id)
+                now = _now()
+                row = MatchTable(
+                    chat_id=chat_id,
+                    active_chat_id=chat_id,
+                    game=game,
+                    options=_dump(options),
+                    seed=str(seed),
+                    status=LOBBY,
+                    creator_id=creator_id,
+                    version=0,
+                    state=None,
+                    created_at=now,
+                    updated_at=now,
+                )
+                s.add(row)
+                s.flush()
+                assert row.id is not None
+                seat = _new_seat(row.id, 0, creator_id, creator_name, None)
+                s.add(seat)
+                s.flush()
+                return _match_record(row, [seat])
+
+        return self._retrying(attempt)
+
+    def add_seat(
+        self, match_id: int, user_id: int | None, name: str, computer_level: str | None = None
+    ) -> MatchRecord:
+        """Seat a person (``user_id``) or a computer (``computer_level``) in the next free seat.
+
+        Only in the lobby (:class:`WrongStatus`); a person already seated raises
+        :class:`SeatError`. Returns the match with the new seat and version.
+        """
+        _check_player(user_id, computer_level)
+        with self._session(write=True) as s:
+            row = self._lock(s, match_id)
+            self._expect_lobby(row, "seats change only in the lobby")
+            seats = self._seats(s, match_id)
+            for seat in seats:
+                if user_id is not None and seat.user_id == user_id:
+                    raise SeatError(
+                        self.database, match_id, f"user {user_id} already sits in seat {seat.seat}"
+                    )
+            new = _new_seat(match_id, len(seats), user_id, name, computer_level)
+            s.add(new)
+            self._touch(row)
+            s.flush()
+            return _match_record(row, [*seats, new])
+
+    def remove_seat(self, match_id: int, seat: int) -> MatchRecord:
+        """Free a seat in the lobby; the seats after it move up by one."""
+        return self._rearrange(match_id, seat_removed=seat, order=None)
+
+    def reorder_seats(self, match_id: int, order: Sequence[int]) -> MatchRecord:
+        """Seat the players in a new order: new seat ``i`` is the player now in ``order[i]``.
+
+        This is how the lobby forms pairs (seats 0+2 against 1+3). ``order`` must name every
+        current seat once (:class:`SeatError` otherwise). Only in the lobby.
+        """
+        return self._rearrange(match_id, seat_removed=None, order=order)
+
+    def _rearrange(
+        self, match_id: int, seat_removed: int | None, order: Sequence[int] | None
+    ) -> MatchRecord:
+        with self._session(write=True) as s:
+            row = self._lock(s, match_id)
+            self._expect_lobby(row, "seats change only in the lobby")
+            seats = self._seats(s, match_id)
+            numbers = [seat.seat for seat in seats]
+            if seat_removed is not None:
+                if seat_removed not in numbers:
+                    raise SeatError(self.database, match_id, f"there is no seat {seat_removed}")
+                kept = [seat for seat in seats if seat.seat != seat_removed]
+            else:
+                assert order is not None
+                if sorted(order) != numbers:
+                    raise SeatError(
+                        self.database,
+                        match_id,
+                        f"the new order {list(order)} must name each of seats {numbers} once",
+                    )
+                kept = [seats[number] for number in order]
+            renumbered = [_copy_seat(seat, number) for number, seat in enumerate(kept)]
+            s.exec(delete(SeatTable).where(col(SeatTable.match_id) == match_id))
+            for seat in seats:
+                s.expunge(seat)
+            s.add_all(renumbered)
+            self._touch(row)
+            s.flush()
+            return _match_record(row, renumbered)
+
+    def set_match_options(self, match_id: int, options: dict[str, Any]) -> MatchRecord:
+        """Replace the options of a match in the lobby."""
+        with self._session(write=True) as s:
+            row = self._lock(s, match_id)
+            self._expect_lobby(row, "options change only in the lobby")
+            row.options = _dump(options)
+            self._touch(row)
+            s.flush()
+            return _match_record(row, self._seats(s, match_id))
+
+    def initial_match(self, record: MatchRecord) -> GameMatch:
+        """The engine match at its start, from the record's game, seats, seed and options.
+
+        The bot starts a match with ``start_match(id, initial_match(record).to_json(), ...)``:
+        :meth:`replay` starts from the same place. Raises the engine's ``ValueError`` when the
+        options do not suit the players (e.g. pairs without 4 players).
+        """
+        return new_match(record.game, record.players, record.seed, dict(record.options))
+
+    def start_match(self, match_id: int, state_json: str, expected_version: int) -> int:
+        """Leave the lobby: store the engine's first snapshot, status playing; the new version.
+
+        Raises :class:`StaleVersion` if the lobby changed since ``expected_version`` was read,
+        :class:`WrongStatus` if the match is not in the lobby.
+        """
+        with self._core(write=True) as db:
+            done = db.execute(
+                update(MatchTable)
+                .where(
+                    col(MatchTable.id) == match_id,
+                    col(MatchTable.version) == expected_version,
+                    col(MatchTable.status) == LOBBY,
+                )
+                .values(
+                    status=PLAYING,
+                    state=state_json,
+                    version=expected_version + 1,
+                    updated_at=_now(),
+                )
+            )
+            if done.rowcount != 1:
+                self._refuse(db, match_id, expected_version, "only a match in the lobby starts")
+        return expected_version + 1
+
+    def commit_move(
+        self,
+        match_id: int,
+        expected_version: int,
+        seat: int | None,
+        action_text: str,
+        state_json: str,
+        *,
+        status: str | None = None,
+        deadline: datetime | Keep | None = KEEP,
+        deadline_seat: int | None = None,
+        reset_ui: bool = False,
+        results: Iterable[PlayerResult] | None = None,
+    ) -> int:
+        """Store one accepted move and the match's new snapshot, atomically; the new version.
+
+        In one transaction: the snapshot ``state_json`` (the engine's ``to_json()`` after the
+        move) replaces the stored one, the version grows by one, and (``seat``, ``action_text``)
+        is appended to the move log under the new version. ``action_text`` should be ``str()``
+        of the action the engine's ``play`` returned, ``seat`` the seat passed to ``play`` (None:
+        the seat to play). The bot answers the player only after this returns.
+
+        ``status`` FINISHED or STOPPED ends the match (and clears the deadline), with
+        ``results`` (FINISHED only) recorded in the same transaction. ``deadline`` replaces the
+        turn deadline (None clears it; by default it is kept, as a Scala 40 turn has several
+        moves). ``reset_ui`` clears the acting seat's selected cards and staged melds.
+
+        Raises :class:`StaleVersion` (nothing written) if another write came first,
+        :class:`WrongStatus` if the match is not being played, :class:`MatchNotFound`.
+        """
+        if status not in (None, FINISHED, STOPPED):
+            raise ValueError(f"a move may only end a match (finished or stopped), not {status!r}")
+        if results is not None and status != FINISHED:
+            raise ValueError("results come with the move that finishes the match")
+        _check_when(deadline if isinstance(deadline, datetime) else None)
+        now = _now()
+        version = expected_version + 1
+        values: dict[str, Any] = {"state": state_json, "version": version, "updated_at": now}
+        if status is not None:
+            values |= {"status": status, "active_chat_id": None, "finished_at": now}
+            values |= {"deadline": None, "deadline_seat": None}
+        if not isinstance(deadline, Keep):
+            values |= {"deadline": deadline, "deadline_seat": deadline_seat}
+        with self._core(write=True) as db:
+            done = db.execute(
+                update(MatchTable)
+                .where(
+                    col(MatchTable.id) == match_id,
+                    col(MatchTable.version) == expected_version,
+                    col(MatchTable.status) == PLAYING,
+                )
+                .values(**values)
+            )
+            if done.rowcount != 1:
+                self._refuse(db, match_id, expected_version, "it takes no moves")
+            db.execute(
+                insert(MoveTable).values(
+                    match_id=match_id, version=version, seat=seat, action=action_text,
+                    created_at=now,
+                )
+            )  # fmt: skip
+            if reset_ui and seat is not None:
+                db.execute(
+                    update(SeatTable)
+                    .where(col(SeatTable.match_id) == match_id, col(SeatTable.seat) == seat)
+                    .values(
+                        ui_selected="[]",
+                        ui_staged="[]",
+                        ui_version=col(SeatTable.ui_version) + 1,
+                    )
+                )
+            if results is not None:
+                self._insert_results(db, match_id, results)
+        return version
+
+    def set_status(
+        self, match_id: int, status: str, *, expected_version: int | None = None
+    ) -> MatchRecord:
+        """Finish or stop a match without a move: cancel a lobby, or close a broken match.
+
+        Allowed: lobby → stopped, playing → finished or stopped. ``/stop`` during play is better
+        a move (``commit_move(..., "stop", status=STOPPED)``) so the log has it. With
+        ``expected_version`` a stale version raises :class:`StaleVersion`.
+        """
+        allowed = {LOBBY: (STOPPED,), PLAYING: (FINISHED, STOPPED)}
+        with self._session(write=True) as s:
+            row = self._lock(s, match_id)
+            if expected_version is not None and row.version != expected_version:
+                raise StaleVersion(self.database, match_id, expected_version, row.version)
+            if status not in allowed.get(row.status, ()):
+                raise WrongStatus(self.database, match_id, row.status, f"it cannot become {status}")
+            row.status = status
+            row.active_chat_id = None
+            row.finished_at = _now()
+            row.deadline = None
+            row.deadline_seat = None
+            self._touch(row)
+            s.flush()
+            return _match_record(row, self._seats(s, match_id))
+
+    # --- Reading matches -----------------------------------------------------------------------
+
+    def get_match(self, match_id: int) -> MatchRecord:
+        """The match with its seats; :class:`MatchNotFound` if there is none."""
+        with self._session() as s:
+            row = s.get(MatchTable, match_id)
+            if row is None:
+                raise MatchNotFound(self.database, match_id)
+            return _match_record(row, self._seats(s, match_id))
+
+    def _active_row(self, s: Session, chat_id: int) -> MatchTable | None:
+        query = select(MatchTable).where(col(MatchTable.active_chat_id) == chat_id)
+        return s.exec(query).first()
+
+    def active_match_in_chat(self, chat_id: int) -> MatchRecord | None:
+        """The chat's match in the lobby or being played, if any (there is at most one)."""
+        with self._session() as s:
+            row = self._active_row(s, chat_id)
+            if row is None:
+                return None
+            assert row.id is not None
+            return _match_record(row, self._seats(s, row.id))
+
+    def unfinished_matches(self) -> list[MatchRecord]:
+        """Every match in the lobby or playing, oldest first: what the bot resumes at start-up.
+
+        Two queries whatever the number of matches.
+        """
+        with self._session() as s:
+            rows = s.exec(
+                select(MatchTable)
+                .where(col(MatchTable.status).in_(ACTIVE))
+                .order_by(col(MatchTable.id))
+            ).all()
+            seats = s.exec(
+                select(SeatTable)
+                .join(MatchTable, col(MatchTable.id) == col(SeatTable.match_id))
+                .where(col(MatchTable.status).in_(ACTIVE))
+                .order_by(col(SeatTable.match_id), col(SeatTable.seat))
+            ).all()
+        by_match: dict[int, list[SeatTable]] = {}
+        for seat in seats:
+            by_match.setdefault(seat.match_id, []).append(seat)
+        return [_match_record(row, by_match.get(row.id or 0, [])) for row in rows]
+
+    def moves(self, match_id: int) -> list[MoveRecord]:
+        """The match's move log in order (versions grow; they start after the lobby's)."""
+        with self._session() as s:
+            if s.get(MatchTable, match_id) is None:
+                raise MatchNotFound(self.database, match_id)
+            rows = s.exec(
+                select(MoveTable)
+                .where(col(MoveTable.match_id) == match_id)
+                .order_by(col(MoveTable.version))
+            ).all()
+            return [MoveRecord(row.version, row.seat, row.action, row.created_at) for row in rows]
+
+    def load_engine_match(self, record: MatchRecord) -> GameMatch:
+        """The engine match from the record's snapshot, ready to take the next move.
+
+        Raises :class:`StoreError` naming the database and the match if the snapshot cannot be
+        read (damaged, or written by a newer engine), and :class:`WrongStatus` in the lobby.
+        """
+        if record.state_json is None:
+            raise WrongStatus(self.database, record.id, record.status, "it has no saved state")
+        try:
+            return load_match(record.state_json)
+        except SnapshotError as error:
+            if error.code == "snapshot-too-new" and _has_format(record.state_json):
+                why = f"was saved by a newer Tavolo ({error.message}): upgrade Tavolo to resume it"
+            else:
+                why = f"has a saved state that cannot be read ({error}): it is damaged"
+            raise StoreError(self.database, f"match {record.id} {why}") from error
+
+    def replay(self, match_id: int) -> GameMatch:
+        """The match rebuilt from its seed, options and seats by replaying the whole move log.
+
+        Equal to the stored snapshot (``replay(id).to_json() == get_match(id).state_json``): the
+        log is the match's audit trail. Raises :class:`StoreError` if a logged move is refused.
+        """
+        record = self.get_match(match_id)
+        try:
+            match = self.initial_match(record)
+        except ValueError as error:
+            why = f"match {match_id} cannot be set up: {error}"
+            raise StoreError(self.database, why) from error
+        for move in self.moves(match_id):
+            try:
+                match.play(move.action, seat=move.seat)
+            except EngineError as error:
+                raise StoreError(
+                    self.database,
+                    f"match {match_id}: logged move {move.version} ({move.action!r} by seat "
+                    f"{move.seat}) is refused on replay: {error}",
+                ) from error
+        return match
+
+    # --- Messages the bot edits and deadlines ------------------------------------------------
+
+    def _update_match(self, match_id: int, **values: Any) -> None:
+        with self._core(write=True) as db:
+            done = db.execute(
+                update(MatchTable).where(col(MatchTable.id) == match_id).values(**values)
+            )
+            if done.rowcount != 1:
+                raise MatchNotFound(self.database, match_id)
+
+    def _update_seat(self, match_id: int, seat: int, **values: Any) -> None:
+        with self._core(write=True) as db:
+            done = db.execute(
+                update(SeatTable)
+                .where(col(SeatTable.match_id) == match_id, col(SeatTable.seat) == seat)
+                .values(**values)
+            )
+            if done.rowcount != 1:
+                self._no_seat(db, match_id, seat)
+
+    def _no_seat(self, db: Connection, match_id: int, seat: int) -> NoReturn:
+        query = sa_select(col(MatchTable.id)).where(col(MatchTable.id) == match_id)
+        if db.execute(query).first() is None:
+            raise MatchNotFound(self.database, match_id)
+        raise SeatError(self.database, match_id, f"there is no seat {seat}")
+
+    def _ui_of(self, db: Connection, match_id: int, seat: int) -> SeatUI:
+        query = sa_select(*_UI_COLUMNS).where(
+            col(SeatTable.match_id) == match_id, col(SeatTable.seat) == seat
+        )
+        found = db.execute(query).first()
+        if found is None:
+            self._no_seat(db, match_id, seat)
+        selected, staged, order, sort, version = found
+        return _ui(selected, staged, order, sort, version)
+
+    def set_table_message(self, match_id: int, chat_id: int, message_id: int | None) -> None:
+        """Remember the group message showing the table (None: there is none now)."""
+        self._update_match(match_id, table_chat_id=chat_id, table_message_id=message_id)
+
+    def set_hand_message(self, match_id: int, seat: int, message_id: int | None) -> None:
+        """Remember the seat's hand message, in the player's private chat (id = user id)."""
+        self._update_seat(match_id, seat, hand_message_id=message_id)
+
+    def set_turn_message(
+        self, match_id: int, seat: int, chat_id: int | None, message_id: int | None
+    ) -> None:
+        """Remember the "your turn" notification sent for a seat (None, None: there is none)."""
+        self._update_seat(match_id, seat, turn_chat_id=chat_id, turn_message_id=message_id)
+
+    def set_deadline(self, match_id: int, when: datetime | None, seat: int | None = None) -> None:
+        """Set the turn deadline (timezone-aware) of ``seat``, or clear it with None."""
+        _check_when(when)
+        self._update_match(match_id, deadline=when, deadline_seat=None if when is None else seat)
+
+    # --- Hand UI state ---------------------------------------------------------------------------
+
+    def get_seat_ui(self, match_id: int, seat: int) -> SeatUI:
+        """The seat's hand keyboard state (selected cards, staged melds, order, version)."""
+        with self._core() as db:
+            return self._ui_of(db, match_id, seat)
+
+    def update_seat_ui(
+        self,
+        match_id: int,
+        seat: int,
+        expected_version: int,
+        *,
+        selected: Sequence[str] | Keep = KEEP,
+        staged: Sequence[Sequence[str]] | Keep = KEEP,
+        order: Sequence[str] | Keep | None = KEEP,
+        sort: str | Keep = KEEP,
+    ) -> SeatUI:
+        """Change the given parts of a seat's hand UI state; its version grows by one.
+
+        Raises :class:`StaleVersion` (``seat`` set; nothing written) if the state changed since
+        ``expected_version`` was read: a second press on an old keyboard.
+        """
+        values: dict[str, Any] = {"ui_version": expected_version + 1}
+        if not isinstance(selected, Keep):
+            values["ui_selected"] = _dump(list(selected))
+        if not isinstance(staged, Keep):
+            values["ui_staged"] = _dump([list(meld) for meld in staged])
+        if not isinstance(order, Keep):
+            values["ui_order"] = None if order is None else _dump(list(order))
+        if not isinstance(sort, Keep):
+            values["ui_sort"] = sort
+        with self._core(write=True) as db:
+            done = db.execute(
+                update(SeatTable)
+                .where(
+                    col(SeatTable.match_id) == match_id,
+                    col(SeatTable.seat) == seat,
+                    col(SeatTable.ui_version) == expected_version,
+                )
+                .values(**values)
+            )
+            ui = self._ui_of(db, match_id, seat)
+            if done.rowcount != 1:
+                raise StaleVersion(self.database, match_id, expected_version, ui.version, seat)
+            return ui
+
+    # --- Users and chats -------------------------------------------------------------------------
+
+    def upsert_user(self, user_id: int, name: str, language_code: str | None = None) -> UserRecord:
+        """Record a user the bot met (display name, Telegram's language code); keeps the choice
+        of language made with :meth:`set_user_language`."""
+
+        def attempt() -> UserRecord:
+            with self._session(write=True) as s:
+                row = s.get(UserTable, user_id)
+                if row is None:
+                    row = UserTable(user_id=user_id, name="", updated_at=_now())
+                    s.add(row)
+                row.name = _name(name)
+                row.language_code = language_code
+                row.updated_at = _now()
+                s.flush()
+                return UserRecord(row.user_id, row.name, row.language, row.language_code)
+
+        return self._retrying(attempt)
+
+    def get_user(self, user_id: int) -> UserRecord | None:
+        """The user, or None if the bot never recorded them."""
+        with self._session() as s:
+            row = s.get(UserTable, user_id)
+            if row is None:
+                return None
+            return UserRecord(row.user_id, row.name, row.language, row.language_code)
+
+    def set_user_language(self, user_id: int, language: str | None) -> None:
+        """The language the user chose (None: back to Telegram's language code)."""
+
+        def attempt() -> None:
+            with self._session(write=True) as s:
+                row = s.get(UserTable, user_id)
+                if row is None:
+                    row = UserTable(user_id=user_id, name="", updated_at=_now())
+                    s.add(row)
+                row.language = language
+                row.updated_at = _now()
+
+        self._retrying(attempt)
+
+    def user_language(self, user_id: int) -> str | None:
+        """The user's language: the one chosen, else Telegram's language code, else None."""
+        user = self.get_user(user_id)
+        if user is None:
+            return None
+        return user.language or user.language_code
+
+    def chat_settings(self, chat_id: int) -> ChatSettings:
+        """A group's language and default options per game (empty settings if none were set)."""
+        with self._session() as s:
+            row = s.get(ChatTable, chat_id)
+            if row is None:
+                return ChatSettings(chat_id, None, {})
+            return ChatSettings(chat_id, row.language, json.loads(row.default_options))
+
+    def _change_chat(self, chat_id: int, change: Callable[[ChatTable], None]) -> None:
+        def attempt() -> None:
+            with self._session(write=True) as s:
+                row = s.get(ChatTable, chat_id)
+                if row is None:
+                    row = ChatTable(chat_id=chat_id, default_options="{}", updated_at=_now())
+                    s.add(row)
+                change(row)
+                row.updated_at = _now()
+
+        self._retrying(attempt)
+
+    def set_chat_language(self, chat_id: int, language: str | None) -> None:
+        """The group's language (None: not chosen)."""
+
+        def change(row: ChatTable) -> None:
+            row.language = language
+
+        self._change_chat(chat_id, change)
+
+    def set_chat_default_options(
+        self, chat_id: int, game: str, options: dict[str, Any] | None
+    ) -> None:
+        """The options new matches of ``game`` start with in this group (None: the defaults)."""
+        _check_game(game)
+
+        def change(row: ChatTable) -> None:
+            defaults = json.loads(row.default_options)
+            if options is None:
+                defaults.pop(game, None)
+            else:
+                defaults[game] = options
+            row.default_options = _dump(defaults)
+
+        self._change_chat(chat_id, change)
+
+    def migrate_chat(self, old_id: int, new_id: int) -> int:
+        """A group became a supergroup: move its matches, settings and results to ``new_id``.
+
+        Done in place (same match ids, logs and snapshots). Settings already made in the new
+        chat win over the old ones. Raises :class:`ChatBusy` (nothing changed) if both chats
+        have an active match. Running it again is harmless. Returns the number of matches moved.
+        """
+        if old_id == new_id:
+            return 0
+        with self._session(write=True) as s:
+            old_active = self._active_row(s, old_id)
+            new_active = self._active_row(s, new_id)
+            if old_active is not None and new_active is not None:
+                assert new_active.id is not None
+                raise ChatBusy(self.database, new_id, new_active.id)
+            old_chat = s.get(ChatTable, old_id)
+            if old_chat is not None:
+                new_chat = s.get(ChatTable, new_id)
+                if new_chat is None:
+                    new_chat = ChatTable(chat_id=new_id, default_options="{}", updated_at=_now())
+                    s.add(new_chat)
+                new_chat.language = new_chat.language or old_chat.language
+                merged = json.loads(old_chat.default_options) | json.loads(
+                    new_chat.default_options
+                )
+                new_chat.default_options = _dump(merged)
+                new_chat.updated_at = _now()
+                s.delete(old_chat)
+                s.flush()
+            moved = s.exec(
+                update(MatchTable)
+                .where(col(MatchTable.chat_id) == old_id)
+                .values(chat_id=new_id)
+                .execution_options(synchronize_session=False)
+            ).rowcount
+            s.exec(
+                update(MatchTable)
+                .where(col(MatchTable.active_chat_id) == old_id)
+                .values(active_chat_id=new_id)
+                .execution_options(synchronize_session=False)
+            )
+            s.exec(
+                update(MatchTable)
+                .where(col(MatchTable.table_chat_id) == old_id)
+                .values(table_chat_id=new_id)
+                .execution_options(synchronize_session=False)
+            )
+            s.exec(
+                update(SeatTable)
+                .where(col(SeatTable.turn_chat_id) == old_id)
+                .values(turn_chat_id=new_id)
+                .execution_options(synchronize_session=False)
+            )
+            s.exec(
+                update(ResultTable)
+                .where(col(ResultTable.chat_id) == old_id)
+                .values(chat_id=new_id)
+                .execution_options(synchronize_session=False)
+            )
+            return moved
+
+    # --- Results and leaderboards ----------------------------------------------------------------
+
+    def record_results(self, match_id: int, rows: Iterable[PlayerResult]) -> bool:
+        """Store each seat's result of a finished match, once: False if already stored.
+
+        Only a finished match has results (a stopped one counts for nobody, RULES.md S40-13.3):
+        :class:`WrongStatus` otherwise. ``commit_move(..., status=FINISHED, results=rows)``
+        stores them with the last move.
+        """
+        with self._core(write=True) as db:
+            return self._insert_results(db, match_id, rows)
+
+    def _insert_results(self, db: Connection, match_id: int, rows: Iterable[PlayerResult]) -> bool:
+        query = (
+            sa_select(
+                col(MatchTable.status),
+                col(MatchTable.chat_id),
+                col(MatchTable.game),
+                col(MatchTable.finished_at),
+            )
+            .where(col(MatchTable.id) == match_id)
+            .with_for_update()
+        )
+        found = db.execute(query).first()
+        if found is None:
+            raise MatchNotFound(self.database, match_id)
+        status, chat_id, game, finished_at = found
+        if status != FINISHED:
+            raise WrongStatus(self.database, match_id, status, "only a finished match has results")
+        given = [PlayerResult(*result) for result in rows]
+        seats = [result.seat for result in given]
+        if len(set(seats)) != len(seats):
+            raise ValueError(f"one result per seat, got seats {seats}")
+        count = sa_select(func.count()).where(col(ResultTable.match_id) == match_id)
+        if db.execute(count).scalar_one() or not given:
+            return False
+        db.execute(
+            insert(ResultTable),
+            [
+                {
+                    "match_id": match_id,
+                    "seat": result.seat,
+                    "chat_id": chat_id,
+                    "game": game,
+                    "user_id": result.user_id,
+                    "name": _name(result.name),
+                    "computer": bool(result.computer),
+                    "mp": result.mp,
+                    "vp": result.vp,
+                    "won": bool(result.won),
+                    "hands_won": result.hands_won,
+                    "finished_at": finished_at or _now(),
+                }
+                for result in given
+            ],
+        )
+        return True
+
+    def leaderboard(self, chat_id: int, game: str) -> list[LeaderboardEntry]:
+        """The group's ranking for a game: people first, then computer players, each ranked by
+        total MP, then VP (RULES.md S40-13.3). Entries carry matches played and won."""
+        r = ResultTable
+        computer_name = case((col(r.user_id).is_(None), col(r.name)), else_="")
+        won = func.sum(case((col(r.won), 1), else_=0))
+        query = (
+            sa_select(
+                col(r.computer),
+                col(r.user_id),
+                col(UserTable.name),
+                func.max(r.name),
+                func.count(),
+                won,
+                func.sum(r.mp),
+                func.sum(r.vp),
+                func.sum(r.hands_won),
+            )
+            .outerjoin(UserTable, col(UserTable.user_id) == col(r.user_id))
+            .where(col(r.chat_id) == chat_id, col(r.game) == game)
+            .group_by(col(r.computer), col(r.user_id), col(UserTable.name), computer_name)
+        )
+        with self._session() as s:
+            rows = s.connection().execute(query).all()
+        entries = [
+            LeaderboardEntry(
+                rank=0,
+                user_id=user_id,
+                name=user_name or result_name,
+                computer=bool(computer),
+                matches=int(matches),
+                won=int(wins),
+                mp=int(mp),
+                vp=int(vp),
+                hands_won=int(hands),
+            )
+            for computer, user_id, user_name, result_name, matches, wins, mp, vp, hands in rows
+        ]
+        ranked: list[LeaderboardEntry] = []
+        for kind in (False, True):
+            group = sorted(
+                (e for e in entries if e.computer == kind),
+                key=lambda e: (-e.mp, -e.vp, -e.won, e.name, e.user_id or 0),
+            )
+            for position, entry in enumerate(group, start=1):
+                previous = ranked[-1] if position > 1 else None
+                tie = previous is not None and (previous.mp, previous.vp) == (entry.mp, entry.vp)
+                rank = previous.rank if tie and previous is not None else position
+                ranked.append(replace(entry, rank=rank))
+        return ranked
+
+    def user_stats(self, user_id: int) -> list[GameStats]:
+        """A person's figures per game across every group (games they never played left out)."""
+        r = ResultTable
+        query = (
+            sa_select(
+                col(r.game),
+                func.count(),
+                func.sum(case((col(r.won), 1), else_=0)),
+                func.sum(r.mp),
+                func.sum(r.vp),
+                func.sum(r.hands_won),
+            )
+            .where(col(r.user_id) == user_id, col(r.computer).is_(False))
+            .group_by(col(r.game))
+            .order_by(col(r.game))
+        )
+        with self._session() as s:
+            rows = s.connection().execute(query).all()
+        return [
+            GameStats(game, int(matches), int(wins), int(mp), int(vp), int(hands))
+            for game, matches, wins, mp, vp, hands in rows
+        ]
+
+    def delete_user_data(self, user_id: int) -> None:
+        """Erase a person: profile, language, results; their seats become :data:`ANONYMOUS`.
+
+        Match logs keep their moves (they name seats, not people), so replays still work.
+        """
+        with self._session(write=True) as s:
+            s.exec(delete(ResultTable).where(col(ResultTable.user_id) == user_id))
+            s.exec(delete(UserTable).where(col(UserTable.user_id) == user_id))
+            s.exec(delete(ChatTable).where(col(ChatTable.chat_id) == user_id))
+            s.exec(
+                update(SeatTable)
+                .where(col(SeatTable.user_id) == user_id)
+                .values(
+                    user_id=None,
+                    name=ANONYMOUS,
+                    hand_message_id=None,
+                    turn_chat_id=None,
+                    turn_message_id=None,
+                )
+                .execution_options(synchronize_session=False)
+            )
+            s.exec(
+                update(MatchTable)
+                .where(col(MatchTable.creator_id) == user_id)
+                .values(creator_id=None)
+                .execution_options(synchronize_session=False)
+            )
+            s.exec(
+                update(MatchTable)
+                .where(col(MatchTable.table_chat_id) == user_id)
+                .values(table_chat_id=None, table_message_id=None)
+                .execution_options(synchronize_session=False)
+            )

@@ -1,0 +1,484 @@
+"""Self-tests of the fake Telegram server, driving a tiny real python-telegram-bot Application."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from typing import Any
+
+import aiohttp
+import pytest
+from fake_telegram import (
+    ERR_BLOCKED,
+    ERR_CANT_INITIATE,
+    ERR_NOT_MODIFIED,
+    ERR_QUERY_INVALID,
+    FakeTelegramServer,
+    HtmlParseError,
+    detect_entities,
+    parse_html,
+    validate_reply_markup,
+)
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+pytestmark = pytest.mark.filterwarnings("error")
+
+ALICE, BOB, CARLA = 1001, 1002, 1003
+GROUP = -4001
+PONG_MARKUP = InlineKeyboardMarkup([[InlineKeyboardButton("Ancora", callback_data="again")]])
+
+
+def build_ping_app(
+    server: FakeTelegramServer,
+) -> tuple[Application[Any, Any, Any, Any, Any, Any], list[BaseException]]:
+    """/ping replies "pong" with a button; the button answers "ok" and edits the message."""
+    errors: list[BaseException] = []
+    app = server.application_builder().build()
+
+    async def ping(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.effective_message is not None
+        await update.effective_message.reply_text("pong", reply_markup=PONG_MARKUP)
+
+    async def again(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        assert query is not None
+        await query.answer("ok")
+        await query.edit_message_text(
+            "<b>pong</b> again", parse_mode=ParseMode.HTML, reply_markup=PONG_MARKUP
+        )
+
+    async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert context.error is not None
+        errors.append(context.error)
+
+    app.add_handler(CommandHandler("ping", ping))
+    app.add_handler(CallbackQueryHandler(again, pattern="^again$"))
+    app.add_error_handler(on_error)
+    return app, errors
+
+
+async def test_ping_pong_over_long_polling(fake_telegram: FakeTelegramServer) -> None:
+    server = fake_telegram
+    alice = server.add_user(ALICE, "Alice", username="alice")
+    app, errors = build_ping_app(server)
+
+    async with server.run(app):
+        assert [c.method for c in server.calls[:2]] == ["getMe", "deleteWebhook"]
+        alice.start_private()
+        alice.send(ALICE, "/ping")
+        await server.wait_idle()
+
+        pong = server.last_message(ALICE)
+        assert pong is not None and pong.from_bot
+        assert pong.text == "pong"
+        assert pong.keyboard == [["Ancora"]]
+        assert pong.reply_to is None
+        assert [m.text for m in server.messages(ALICE)] == ["/start", "/ping", "pong"]
+        send = server.calls_of("sendMessage")[0]
+        assert send.params["chat_id"] == ALICE and send.ok
+
+        press = alice.press(ALICE, pong.message_id, "again")
+        answer = await press.answered()
+        assert answer["text"] == "ok" and answer["show_alert"] is False
+        await server.wait_idle()
+        edited = server.message(ALICE, pong.message_id)
+        assert edited is not None
+        assert edited.text == "pong again"
+        assert edited.entities == [{"type": "bold", "offset": 0, "length": 4}]
+        assert edited.source == "<b>pong</b> again"
+        assert edited.keyboard == [["Ancora"]]
+        assert edited.edit_date is not None
+        assert errors == []
+
+        # Pressing again makes the very same edit: Telegram refuses it.
+        second = alice.press_button(ALICE, pong.message_id, "Ancora")
+        assert (await second.answered())["text"] == "ok"
+        await server.wait_idle()
+        assert len(errors) == 1 and isinstance(errors[0], BadRequest)
+        assert str(errors[0]).startswith("Message is not modified")
+        failed = server.calls_of("editMessageText")[-1]
+        assert failed.status == 400 and failed.error == ERR_NOT_MODIFIED
+        assert server.unanswered_callbacks() == []
+
+        # The same callback query cannot be answered twice.
+        with pytest.raises(BadRequest, match="Query is too old"):
+            await app.bot.answer_callback_query(second.id, text="again")
+        assert server.calls_of("answerCallbackQuery")[-1].error == ERR_QUERY_INVALID
+
+    methods = [c.method for c in server.calls]
+    assert methods[-1] == "getUpdates"  # PTB's last call marks the fetched updates as read
+    assert server.pending_updates() == []
+    assert all(c.done for c in server.calls)
+
+
+async def test_updates_offsets_and_long_polling(fake_telegram: FakeTelegramServer) -> None:
+    server = fake_telegram
+    alice = server.add_user(ALICE, "Alice")
+    async with Bot(server.token, base_url=server.base_url) as bot:
+        assert server.calls_of("getMe")[0].result["username"] == server.bot_username
+        alice.start_private()
+        alice.send(ALICE, "uno")
+        alice.send(ALICE, "due")
+        first = await bot.get_updates(timeout=0)
+        assert [u.message.text for u in first if u.message] == ["/start", "uno", "due"]
+        assert first[0].message is not None and first[0].message.entities[0].type == "bot_command"
+        # Without an offset nothing is confirmed: the same updates again.
+        again = await bot.get_updates(timeout=0)
+        assert [u.update_id for u in again] == [u.update_id for u in first]
+        # limit
+        assert len(await bot.get_updates(timeout=0, limit=1)) == 1
+        # offset = last + 1 confirms everything.
+        assert await bot.get_updates(offset=first[-1].update_id + 1, timeout=0) == ()
+        assert server.pending_updates() == []
+
+        # Long polling wakes up as soon as an update arrives (no sleeping).
+        poll = asyncio.create_task(bot.get_updates(offset=first[-1].update_id + 1, timeout=30))
+        await server.wait_for(lambda: server._parked)
+        alice.send(ALICE, "tre")
+        got = await poll
+        assert [u.message.text for u in got if u.message] == ["tre"]
+        assert got[0].update_id == first[-1].update_id + 1
+
+        # A negative offset keeps only the last updates.
+        alice.send(ALICE, "quattro")
+        alice.send(ALICE, "cinque")
+        last = await bot.get_updates(offset=-1, timeout=0)
+        assert [u.message.text for u in last if u.message] == ["cinque"]
+        assert len(server.pending_updates()) == 1
+
+        # An expired long poll returns an empty list.
+        assert await bot.get_updates(offset=last[-1].update_id + 1, timeout=1) == ()
+
+
+async def test_limits_and_html_over_http(fake_telegram: FakeTelegramServer) -> None:
+    server = fake_telegram
+    alice = server.add_user(ALICE, "Alice")
+    bob = server.add_user(BOB, "Bob")
+    alice.start_private()
+    async with Bot(server.token, base_url=server.base_url) as bot:
+        ok = InlineKeyboardMarkup([[InlineKeyboardButton("x", callback_data="è" * 32)]])
+        assert (await bot.send_message(ALICE, "ok", reply_markup=ok)).message_id == 2
+        too_long = InlineKeyboardMarkup([[InlineKeyboardButton("x", callback_data="è" * 33)]])
+        with pytest.raises(BadRequest, match="Button_data_invalid"):
+            await bot.send_message(ALICE, "no", reply_markup=too_long)
+        wide = InlineKeyboardMarkup(
+            [[InlineKeyboardButton(str(i), callback_data=str(i)) for i in range(9)]]
+        )
+        with pytest.raises(BadRequest, match="Too many buttons in a row"):
+            await bot.send_message(ALICE, "no", reply_markup=wide)
+        tall = InlineKeyboardMarkup(
+            [[InlineKeyboardButton(str(i), callback_data=str(i))] for i in range(101)]
+        )
+        with pytest.raises(BadRequest, match="Reply markup is too long"):
+            await bot.send_message(ALICE, "no", reply_markup=tall)
+        with pytest.raises(BadRequest, match="Can't parse entities: unsupported start tag"):
+            await bot.send_message(ALICE, "<div>x</div>", parse_mode=ParseMode.HTML)
+        with pytest.raises(BadRequest, match="Can't parse entities"):
+            await bot.send_message(ALICE, "3 < 4", parse_mode=ParseMode.HTML)
+        with pytest.raises(BadRequest, match="Message is too long"):
+            await bot.send_message(ALICE, "a" * 4097)
+        assert (
+            await bot.send_message(ALICE, "<b>" + "a" * 4096 + "</b>", parse_mode=ParseMode.HTML)
+        ).text == "a" * 4096
+        with pytest.raises(BadRequest, match="Message text is empty"):
+            await bot.send_message(ALICE, "<b> </b>", parse_mode=ParseMode.HTML)
+        msg = await bot.send_message(
+            ALICE, "  ciao <i>mondo</i> &amp; 🂡 <b>x</b>\n", parse_mode=ParseMode.HTML
+        )
+        assert msg.text == "ciao mondo & 🂡 x"
+        assert [(e.type, e.offset, e.length) for e in msg.entities] == [
+            ("italic", 5, 5),
+            ("bold", 16, 1),
+        ]  # 🂡 is 2 UTF-16 units
+
+        with pytest.raises(BadRequest, match="Message to edit not found"):
+            await bot.edit_message_text("x", chat_id=ALICE, message_id=999)
+        with pytest.raises(BadRequest, match="Message can't be edited"):
+            await bot.edit_message_text("x", chat_id=ALICE, message_id=1)  # Alice's /start
+        with pytest.raises(BadRequest, match="Message to delete not found"):
+            await bot.delete_message(ALICE, 999)
+        with pytest.raises(BadRequest, match="Query is too old"):
+            await bot.answer_callback_query("12345", text="?")
+        press = alice.press(ALICE, 2, "è" * 32)
+        with pytest.raises(BadRequest, match="Message_too_long"):
+            await bot.answer_callback_query(press.id, text="x" * 201)
+        assert await bot.answer_callback_query(press.id, text="x" * 200)
+        assert (await press.answered())["text"] == "x" * 200
+
+        # Editing the keyboard only; identical markup is "not modified"; no markup removes it.
+        markup = InlineKeyboardMarkup([[InlineKeyboardButton("a", callback_data="a")]])
+        await bot.edit_message_reply_markup(ALICE, 2, reply_markup=markup)
+        with pytest.raises(BadRequest, match="Message is not modified"):
+            await bot.edit_message_reply_markup(ALICE, 2, reply_markup=markup)
+        await bot.edit_message_text("no keyboard", chat_id=ALICE, message_id=2)
+        assert server.message(ALICE, 2).reply_markup is None  # type: ignore[union-attr]
+        assert await bot.delete_message(ALICE, 2)
+        assert server.message(ALICE, 2).deleted  # type: ignore[union-attr]
+        assert 2 not in [m.message_id for m in server.messages(ALICE)]
+
+        # Private chats: never started -> 403; blocked -> 403 and a my_chat_member update.
+        with pytest.raises(Forbidden) as never:
+            await bot.send_message(BOB, "ciao")
+        assert never.value.message == ERR_CANT_INITIATE
+        bob.start_private("j123")
+        assert server.last_message(BOB).text == "/start j123"  # type: ignore[union-attr]
+        assert await bot.send_message(BOB, "ciao")
+        bob.block_bot()
+        with pytest.raises(Forbidden) as blocked:
+            await bot.send_message(BOB, "ciao")
+        assert blocked.value.message == ERR_BLOCKED
+        kinds = [next(k for k in u if k != "update_id") for u in server.pending_updates()]
+        assert kinds[-1] == "my_chat_member"
+        with pytest.raises(BadRequest, match="Chat not found"):
+            await bot.send_message(424242, "chi?")
+
+
+async def test_groups_privacy_migration_and_removal(fake_telegram: FakeTelegramServer) -> None:
+    server = fake_telegram
+    alice = server.add_user(ALICE, "Alice")
+    bob = server.add_user(BOB, "Bob")
+    carla = server.add_user(CARLA, "Carla")
+    group = server.add_group(GROUP, "Tavolo", members=[bob, carla], admins=[alice])
+    seen: list[str] = []
+    app = server.application_builder().build()
+
+    async def on_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.effective_message is not None
+        seen.append(update.effective_message.text or "")
+
+    async def on_status(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.effective_message is not None
+        msg = update.effective_message
+        if msg.migrate_to_chat_id:
+            seen.append(f"migrate_to {msg.migrate_to_chat_id}")
+        elif msg.migrate_from_chat_id:
+            seen.append(f"migrate_from {msg.migrate_from_chat_id}")
+        elif msg.left_chat_member:
+            seen.append(f"left {msg.left_chat_member.id}")
+
+    async def on_my_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.my_chat_member is not None
+        seen.append(f"bot {update.my_chat_member.new_chat_member.status}")
+
+    app.add_handler(MessageHandler(filters.TEXT, on_text))
+    app.add_handler(MessageHandler(filters.StatusUpdate.ALL, on_status))
+    app.add_handler(ChatMemberHandler(on_my_member, ChatMemberHandler.MY_CHAT_MEMBER))
+
+    async with server.run(app, polling=False):
+        bob.send(GROUP, "hello everyone")  # privacy mode: not delivered
+        bob.send(GROUP, "/gioca@other_bot")  # another bot's command: not delivered
+        bob.send(GROUP, f"/gioca@{server.bot_username} scopone")
+        bob.send(GROUP, "/regole")
+        carla.leave_group(GROUP)
+        assert await server.feed() == 3
+        assert seen == [f"/gioca@{server.bot_username} scopone", "/regole", f"left {CARLA}"]
+        cmd = server.messages(GROUP)[2]
+        assert cmd.entities == [{"type": "bot_command", "offset": 0, "length": 22}]
+        assert detect_entities("ciao /start@bot x") == [
+            {"type": "bot_command", "offset": 5, "length": 10}
+        ]
+
+        members = await app.bot.get_chat_administrators(GROUP)
+        assert [(m.user.id, m.status) for m in members] == [(ALICE, "creator")]
+        assert (await app.bot.get_chat_member(GROUP, BOB)).status == "member"
+        assert (await app.bot.get_chat_member(GROUP, CARLA)).status == "left"
+        assert (await app.bot.get_chat(GROUP)).title == "Tavolo"
+
+        super_id = -1001234567890
+        supergroup = group.migrate_to_supergroup(super_id)
+        seen.clear()
+        assert await server.feed() == 2
+        assert seen == [f"migrate_to {super_id}", f"migrate_from {GROUP}"]
+        with pytest.raises(ChatMigrated) as migrated:
+            await app.bot.send_message(GROUP, "ciao")
+        assert migrated.value.new_chat_id == super_id
+        assert (await app.bot.send_message(super_id, "ciao")).chat.type == "supergroup"
+
+        seen.clear()
+        supergroup.remove_bot()
+        assert await server.feed() == 1
+        assert seen == ["bot kicked"]
+        with pytest.raises(Forbidden, match="kicked from the supergroup chat"):
+            await app.bot.send_message(super_id, "ciao")
+
+
+async def test_fault_injection_commands_and_raw_http(
+    fake_telegram: FakeTelegramServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Even constructing RetryAfter emits a PTBDeprecationWarning (retry_after becomes a
+    # timedelta) unless PTB_TIMEDELTA=1 is set.
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+    server = fake_telegram
+    alice = server.add_user(ALICE, "Alice")
+    alice.start_private()
+    async with Bot(server.token, base_url=server.base_url) as bot:
+        server.fail_next("sendMessage", 429, retry_after=3)
+        with pytest.raises(RetryAfter) as limited:
+            await bot.send_message(ALICE, "x")
+        assert limited.value.retry_after == dt.timedelta(seconds=3)
+        server.fail_next("sendmessage", 403)
+        with pytest.raises(Forbidden, match="blocked"):
+            await bot.send_message(ALICE, "x")
+        assert (await bot.send_message(ALICE, "x")).text == "x"
+        assert len(server.messages(ALICE, from_bot=True)) == 1
+
+        await bot.set_my_commands([("gioca", "Nuova partita")], language_code="it")
+        assert server.my_commands(language_code="it") == [
+            {"command": "gioca", "description": "Nuova partita"}
+        ]
+        with pytest.raises(BadRequest, match="Bot_command_invalid"):
+            await bot.set_my_commands([("Gioca!", "x")])
+        assert await bot.send_chat_action(ALICE, "typing")
+        with pytest.raises(BadRequest, match="not implemented by the fake"):
+            await bot.send_dice(ALICE)
+
+    url = f"{server.base_url}{server.token}"
+    async with aiohttp.ClientSession() as session:
+        async with session.post(
+            f"{url}/SENDMESSAGE",
+            json={
+                "chat_id": ALICE,
+                "text": "json",
+                "reply_markup": {"inline_keyboard": [[{"text": "a", "callback_data": "b"}]]},
+            },
+        ) as resp:
+            body = await resp.json()
+            assert resp.status == 200 and body["ok"] and body["result"]["text"] == "json"
+            assert body["result"]["reply_markup"]["inline_keyboard"][0][0]["callback_data"] == "b"
+        form = aiohttp.FormData({"chat_id": str(ALICE), "text": "123"})
+        async with session.post(f"{url}/sendMessage", data=form) as resp:
+            assert (await resp.json())["result"]["text"] == "123"
+        async with session.post(f"{url}/noSuchMethod") as resp:
+            assert resp.status == 404
+        async with session.post(f"{server.base_url}wrong:token/getMe") as resp:
+            assert resp.status == 401
+
+
+async def test_wait_for_reports_last_calls(fake_telegram: FakeTelegramServer) -> None:
+    server = fake_telegram
+    server.add_user(ALICE, "Alice").start_private()
+    async with Bot(server.token, base_url=server.base_url) as bot:
+        await bot.send_message(ALICE, "prima")
+        with pytest.raises(AssertionError) as timeout:
+            await server.wait_for(
+                lambda: server.last_message(ALICE).text == "mai",  # type: ignore[union-attr]
+                timeout=0.05,
+                message="never",
+            )
+    report = str(timeout.value)
+    assert "never" in report and "sendMessage" in report and '"prima"' in report
+
+
+def test_html_parser() -> None:
+    assert parse_html('<a href="https://x.it/?a=1&b=2">l</a>') == (
+        "l",
+        [{"type": "text_link", "offset": 0, "length": 1, "url": "https://x.it/?a=1&b=2"}],
+    )
+    text, entities = parse_html(
+        '<pre><code class="language-python">x = 1</code></pre><tg-spoiler>s</tg-spoiler>'
+        '<span class="tg-spoiler">p</span><blockquote expandable>q</blockquote>&#x1F0A1;&quot;'
+    )
+    assert text == 'x = 1spq🂡"'
+    assert entities == [
+        {"type": "pre", "offset": 0, "length": 5, "language": "python"},
+        {"type": "spoiler", "offset": 5, "length": 1},
+        {"type": "spoiler", "offset": 6, "length": 1},
+        {"type": "expandable_blockquote", "offset": 7, "length": 1},
+    ]
+    bad = {
+        "<b>x": 'Can\'t find end tag corresponding to start tag "b"',
+        "<b><i>x</b></i>": 'Unmatched end tag at byte offset 7, expected "</i>", found "</b>"',
+        "x</b>": "Unexpected end tag at byte offset 1",
+        "<br>": 'Unsupported start tag "br" at byte offset 0',
+        '<span class="x">y</span>': 'Tag "span" must have class "tg-spoiler"',
+        "a & b": 'Unescaped "&"',
+        "a > b": 'Unescaped ">"',
+        "&nbsp;": 'Unescaped "&"',
+        "è<b": "Unclosed start tag at byte offset 2",
+        "<a href>x</a>": "Expected equal sign",
+    }
+    for source, message in bad.items():
+        with pytest.raises(HtmlParseError) as error:
+            parse_html(source)
+        assert message in str(error.value), source
+    assert parse_html("a & b > c", strict=False) == ("a & b > c", [])
+
+
+def test_markup_validation() -> None:
+    assert validate_reply_markup({"inline_keyboard": [[]]}) is None
+    for markup in (
+        {"inline_keyboard": [[{"text": "", "callback_data": "x"}]]},
+        {"inline_keyboard": [[{"text": "a"}]]},
+        {"inline_keyboard": [[{"text": "a", "callback_data": ""}]]},
+        {"inline_keyboard": [[{"text": "a", "callback_data": "x", "url": "https://t.me"}]]},
+        {"inline_keyboard": "nope"},
+        {"bogus": True},
+    ):
+        with pytest.raises(Exception, match="Bad Request"):
+            validate_reply_markup(markup)
+
+
+async def test_no_error_logs_from_ptb(
+    fake_telegram: FakeTelegramServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = fake_telegram
+    app, errors = build_ping_app(server)
+    alice = server.add_user(ALICE, "Alice")
+    with caplog.at_level(logging.WARNING):
+        async with server.run(app):
+            alice.start_private()
+            alice.send(ALICE, "/ping")
+            await server.wait_idle()
+    assert errors == []
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+async def test_group_reply_and_allowed_updates(fake_telegram: FakeTelegramServer) -> None:
+    server = fake_telegram
+    alice = server.add_user(ALICE, "Alice")
+    bob = server.add_user(BOB, "Bob")
+    server.add_group(GROUP, "Tavolo", members=[bob], admins=[alice], bot_admin=True)
+    app, errors = build_ping_app(server)
+    updates: list[str] = []
+
+    async def on_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.chat_member is not None
+        updates.append(update.chat_member.new_chat_member.status)
+
+    app.add_handler(ChatMemberHandler(on_member, ChatMemberHandler.CHAT_MEMBER))
+    async with server.run(app, allowed_updates=Update.ALL_TYPES):
+        ping = bob.send(GROUP, "/ping")
+        await server.wait_idle()
+        assert server.allowed_updates == list(Update.ALL_TYPES)
+        pong = server.last_message(GROUP, from_bot=True)
+        # PTB's reply_text quotes in groups by default (reply_parameters).
+        assert pong is not None and pong.reply_to is ping
+        assert server.calls_of("sendMessage")[0].params["reply_parameters"] == {
+            "message_id": ping.message_id
+        }
+        bob.send(GROUP, "chiacchiere")  # delivered: the bot is an administrator
+        bob.leave_group(GROUP)
+        await server.wait_idle()
+        assert updates == ["left"]
+    assert errors == []
+    assert server.pending_updates() == []
+
+
+async def test_chat_member_not_sent_by_default(fake_telegram: FakeTelegramServer) -> None:
+    server = fake_telegram
+    bob = server.add_user(BOB, "Bob")
+    server.add_group(GROUP, "Tavolo", members=[bob], bot_admin=True)
+    bob.leave_group(GROUP)
+    assert [next(k for k in u if k != "update_id") for u in server.pop_updates()] == ["message"]

@@ -1,0 +1,68 @@
+"""Helpers for the store's tests: seated lobbies, started matches, greedy play committed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.games import GameMatch
+from engine.scala40 import Match as Scala40Match
+from engine.scala40.greedy import greedy_action as scala40_greedy
+from engine.scopone import Match as ScoponeMatch
+from engine.scopone import greedy_action as scopone_greedy
+from storage import MatchRecord, Store
+
+NAMES = ["Anna", "Bea", "Ciro", "Dario", "Elia", "Fede"]
+
+
+def user_of(seat: int) -> int:
+    """The Telegram user id the helpers give the person in ``seat``."""
+    return 1000 + seat
+
+
+def greedy(match: GameMatch) -> Any:
+    """The engine's own greedy choice for the seat to play, for either game."""
+    if isinstance(match, ScoponeMatch):
+        return scopone_greedy(match)
+    assert isinstance(match, Scala40Match)
+    return scala40_greedy(match)
+
+
+def seated_lobby(
+    store: Store,
+    game: str,
+    players: int,
+    *,
+    chat_id: int = -100,
+    seed: int = 11,
+    options: dict[str, Any] | None = None,
+    computers: int = 0,
+) -> MatchRecord:
+    """A lobby with ``players`` seats: people first (user ids from :func:`user_of`), then
+    ``computers`` computer players."""
+    record = store.create_match(chat_id, game, options or {}, user_of(0), NAMES[0], seed)
+    for seat in range(1, players):
+        if seat >= players - computers:
+            record = store.add_seat(record.id, None, f"CPU {seat}", "facile")
+        else:
+            record = store.add_seat(record.id, user_of(seat), NAMES[seat])
+    return record
+
+
+def started(store: Store, game: str, players: int, **lobby: Any) -> tuple[MatchRecord, GameMatch]:
+    """A started match and its engine match (the stored snapshot is its ``to_json()``)."""
+    record = seated_lobby(store, game, players, **lobby)
+    match = store.initial_match(record)
+    store.start_match(record.id, match.to_json(), record.version)
+    return store.get_match(record.id), match
+
+
+def play_and_commit(store: Store, record: MatchRecord, match: GameMatch, moves: int) -> int:
+    """Play up to ``moves`` greedy moves, committing each; returns the stored version."""
+    version = record.version
+    for _ in range(moves):
+        if match.is_over:
+            break
+        seat = match.to_play
+        action = str(match.play(greedy(match), seat=seat))
+        version = store.commit_move(record.id, version, seat, action, match.to_json())
+    return version
