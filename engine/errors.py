@@ -10,9 +10,11 @@ from __future__ import annotations
 class EngineError(Exception):
     """Base class of the engine's errors: a stable ``code`` plus a readable ``message``."""
 
-    def __init__(self, code: str, message: str = "") -> None:
+    def __init__(self, code: str, message: str = "", **details: object) -> None:
         self.code = code
         self.message = message or code
+        self.details = details
+        """Figures behind the message (e.g. ``points`` and ``needed``) for translations."""
         super().__init__(f"{code}: {self.message}" if message else code)
 
     @property

@@ -32,6 +32,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
 )
 from sqlmodel import Field, SQLModel
 
@@ -170,6 +171,10 @@ class SeatTable(SQLModel, table=True):
     ui_order: str | None = _text(nullable=True)
     ui_sort: str = _text(length=16)
     ui_version: int = _int()
+    ui_mode: str = Field(
+        default="", sa_column=Column(String(16), nullable=False, server_default="")
+    )
+    ui_pending: str = Field(default="", sa_column=Column(Text, nullable=False, server_default=""))
 
 
 class MoveTable(SQLModel, table=True):
@@ -196,6 +201,9 @@ class UserTable(SQLModel, table=True):
     name: str = _text(length=NAME_LENGTH)
     language: str | None = _text(nullable=True, length=16)
     language_code: str | None = _text(nullable=True, length=16)
+    private_chat: bool = Field(
+        default=False, sa_column=Column(Boolean, nullable=False, server_default=false())
+    )
     updated_at: datetime = _time()
 
 
@@ -207,6 +215,7 @@ class ChatTable(SQLModel, table=True):
     chat_id: int = _id(primary_key=True)
     language: str | None = _text(nullable=True, length=16)
     default_options: str = _text()
+    title: str | None = _text(nullable=True, length=255)
     updated_at: datetime = _time()
 
 

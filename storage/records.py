@@ -54,6 +54,8 @@ class SeatUI:
     order: tuple[str, ...] | None = None
     sort: str = DEFAULT_SORT
     version: int = 0
+    mode: str = ""
+    pending: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +149,7 @@ class UserRecord:
     name: str
     language: str | None
     language_code: str | None
+    private_chat: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +159,7 @@ class ChatSettings:
     chat_id: int
     language: str | None
     default_options: dict[str, dict[str, Any]]
+    title: str | None = None
 
 
 class PlayerResult(NamedTuple):

@@ -130,18 +130,36 @@ def schema_head() -> str:
     return head
 
 
-def _ui(selected: str, staged: str, order: str | None, sort: str, version: int) -> SeatUI:
+def _ui(
+    selected: str,
+    staged: str,
+    order: str | None,
+    sort: str,
+    version: int,
+    mode: str = "",
+    pending: str = "",
+) -> SeatUI:
     return SeatUI(
         selected=tuple(json.loads(selected)),
         staged=tuple(tuple(meld) for meld in json.loads(staged)),
         order=None if order is None else tuple(json.loads(order)),
         sort=sort,
         version=version,
+        mode=mode,
+        pending=pending,
     )
 
 
 def _seat_ui(row: SeatTable) -> SeatUI:
-    return _ui(row.ui_selected, row.ui_staged, row.ui_order, row.ui_sort, row.ui_version)
+    return _ui(
+        row.ui_selected,
+        row.ui_staged,
+        row.ui_order,
+        row.ui_sort,
+        row.ui_version,
+        row.ui_mode,
+        row.ui_pending,
+    )
 
 
 _UI_COLUMNS = (
@@ -150,7 +168,13 @@ _UI_COLUMNS = (
     col(SeatTable.ui_order),
     col(SeatTable.ui_sort),
     col(SeatTable.ui_version),
+    col(SeatTable.ui_mode),
+    col(SeatTable.ui_pending),
 )
+
+
+def _user_record(row: UserTable) -> UserRecord:
+    return UserRecord(row.user_id, row.name, row.language, row.language_code, row.private_chat)
 
 
 def _seat_record(row: SeatTable) -> SeatRecord:
@@ -203,6 +227,8 @@ def _new_seat(
         ui_order=None,
         ui_sort=DEFAULT_SORT,
         ui_version=0,
+        ui_mode="",
+        ui_pending="",
     )
 
 
@@ -635,6 +661,8 @@ class Store:
                     .values(
                         ui_selected="[]",
                         ui_staged="[]",
+                        ui_mode="",
+                        ui_pending="",
                         ui_version=col(SeatTable.ui_version) + 1,
                     )
                 )
@@ -797,8 +825,7 @@ class Store:
         found = db.execute(query).first()
         if found is None:
             self._no_seat(db, match_id, seat)
-        selected, staged, order, sort, version = found
-        return _ui(selected, staged, order, sort, version)
+        return _ui(*found)
 
     def set_table_message(self, match_id: int, chat_id: int, message_id: int | None) -> None:
         """Remember the group message showing the table (None: there is none now)."""
@@ -836,8 +863,13 @@ class Store:
         staged: Sequence[Sequence[str]] | Keep = KEEP,
         order: Sequence[str] | Keep | None = KEEP,
         sort: str | Keep = KEEP,
+        mode: str | Keep = KEEP,
+        pending: str | Keep = KEEP,
     ) -> SeatUI:
         """Change the given parts of a seat's hand UI state; its version grows by one.
+
+        ``mode`` and ``pending`` are the keyboard's current step (choosing a meld to attach to,
+        declaring a joker, a capture choice) and what that step is about.
 
         Raises :class:`StaleVersion` (``seat`` set; nothing written) if the state changed since
         ``expected_version`` was read: a second press on an old keyboard.
@@ -851,6 +883,10 @@ class Store:
             values["ui_order"] = None if order is None else _dump(list(order))
         if not isinstance(sort, Keep):
             values["ui_sort"] = sort
+        if not isinstance(mode, Keep):
+            values["ui_mode"] = mode
+        if not isinstance(pending, Keep):
+            values["ui_pending"] = pending
         with self._core(write=True) as db:
             done = db.execute(
                 update(SeatTable)
@@ -882,7 +918,7 @@ class Store:
                 row.language_code = language_code
                 row.updated_at = _now()
                 s.flush()
-                return UserRecord(row.user_id, row.name, row.language, row.language_code)
+                return _user_record(row)
 
         return self._retrying(attempt)
 
@@ -892,7 +928,7 @@ class Store:
             row = s.get(UserTable, user_id)
             if row is None:
                 return None
-            return UserRecord(row.user_id, row.name, row.language, row.language_code)
+            return _user_record(row)
 
     def set_user_language(self, user_id: int, language: str | None) -> None:
         """The language the user chose (None: back to Telegram's language code)."""
@@ -908,6 +944,25 @@ class Store:
 
         self._retrying(attempt)
 
+    def set_private_chat(self, user_id: int, open_: bool) -> None:
+        """Whether the user has opened the private chat with the bot (``/start``)."""
+
+        def attempt() -> None:
+            with self._session(write=True) as s:
+                row = s.get(UserTable, user_id)
+                if row is None:
+                    row = UserTable(user_id=user_id, name="", updated_at=_now())
+                    s.add(row)
+                row.private_chat = open_
+                row.updated_at = _now()
+
+        self._retrying(attempt)
+
+    def has_private_chat(self, user_id: int) -> bool:
+        """Whether the bot may write to the user in private (they started the bot)."""
+        user = self.get_user(user_id)
+        return user is not None and user.private_chat
+
     def user_language(self, user_id: int) -> str | None:
         """The user's language: the one chosen, else Telegram's language code, else None."""
         user = self.get_user(user_id)
@@ -921,7 +976,9 @@ class Store:
             row = s.get(ChatTable, chat_id)
             if row is None:
                 return ChatSettings(chat_id, None, {})
-            return ChatSettings(chat_id, row.language, json.loads(row.default_options))
+            return ChatSettings(
+                chat_id, row.language, json.loads(row.default_options), row.title
+            )
 
     def _change_chat(self, chat_id: int, change: Callable[[ChatTable], None]) -> None:
         def attempt() -> None:
@@ -934,6 +991,14 @@ class Store:
                 row.updated_at = _now()
 
         self._retrying(attempt)
+
+    def set_chat_title(self, chat_id: int, title: str | None) -> None:
+        """Remember a group's title (hands in private are labelled with it)."""
+
+        def change(row: ChatTable) -> None:
+            row.title = None if title is None else title[:255]
+
+        self._change_chat(chat_id, change)
 
     def set_chat_language(self, chat_id: int, language: str | None) -> None:
         """The group's language (None: not chosen)."""

@@ -384,7 +384,12 @@ class Match:
             return  # S40-5.6: closing in hand needs no threshold
         total = sum(m.value for m in new)
         if total < threshold:
-            raise IllegalAction("opening-below-40", f"{total} points, {threshold} needed")
+            raise IllegalAction(
+                "opening-below-40",
+                f"{total} points, {threshold} needed",
+                points=total,
+                needed=threshold,
+            )
         if self.options.opening_without_joker and any(m.joker_index is not None for m in new):
             clean = sum(m.value for m in new if m.joker_index is None)
             if clean < threshold:
@@ -538,6 +543,7 @@ class Match:
             return IllegalAction(
                 "discard-attachable",
                 f"{face_text(FACE_INDEX[card])} could be attached to a meld on the table",
+                card=face_text(FACE_INDEX[card]),
             )
         return None
 

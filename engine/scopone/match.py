@@ -160,7 +160,10 @@ class Match:
             )
         if len(take) != len(options[0]):
             raise IllegalAction(
-                "capture-not-fewest", f"must take {len(options[0])} cards, not {len(take)}"
+                "capture-not-fewest",
+                f"must take {len(options[0])} cards, not {len(take)}",
+                needed=len(options[0]),
+                given=len(take),
             )
 
     # --- actions ------------------------------------------------------------------------------

@@ -1,0 +1,122 @@
+"""Builds the python-telegram-bot ``Application``: handlers registered in one place."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    MessageHandler,
+    filters,
+)
+
+from bot.handlers import buttons, commands, events
+from bot.i18n import t
+from bot.service import Tavolo
+from storage import Store
+
+log = logging.getLogger(__name__)
+
+GROUP_COMMANDS = ("newgame", "table", "score", "rules", "stop", "help", "language")
+PRIVATE_COMMANDS = ("start", "hand", "abandon", "help", "language")
+ITALIAN = {
+    "newgame": "nuova",
+    "table": "tavolo",
+    "score": "punti",
+    "rules": "regole",
+    "hand": "mano",
+    "abandon": "abbandona",
+    "help": "aiuto",
+    "language": "lingua",
+}
+DESCRIPTIONS = {
+    "it": {
+        "newgame": "Nuova partita (scala40 o scopone)",
+        "table": "Ripubblica il tavolo",
+        "score": "Punteggio",
+        "rules": "Opzioni della partita",
+        "stop": "Interrompi la partita",
+        "help": "Aiuto",
+        "language": "Cambia lingua",
+        "start": "Inizia",
+        "hand": "Rimanda le tue carte",
+        "abandon": "Abbandona una partita",
+    },
+    "en": {
+        "newgame": "New match (scala40 or scopone)",
+        "table": "Post the table again",
+        "score": "Score",
+        "rules": "Match options",
+        "stop": "Stop the match",
+        "help": "Help",
+        "language": "Change language",
+        "start": "Start",
+        "hand": "Send your cards again",
+        "abandon": "Abandon a match",
+    },
+}
+
+
+def build_application(token: str, store: Store, base_url: str | None = None) -> Application:  # type: ignore[type-arg]
+    """The bot's Application over ``store``; ``base_url`` points at another Bot API server."""
+    builder = ApplicationBuilder().token(token).rate_limiter(AIORateLimiter(max_retries=3))
+    if base_url:
+        builder = builder.base_url(base_url).base_file_url(base_url.replace("/bot", "/file/bot"))
+    builder = builder.post_init(_post_init)
+    application = builder.build()
+    application.bot_data["tavolo"] = Tavolo(store, application.bot)
+    register(application)
+    return application
+
+
+def register(application: Application) -> None:  # type: ignore[type-arg]
+    """Every handler, in one place."""
+    handlers = {
+        "newgame": commands.new_game,
+        "start": commands.start,
+        "help": commands.help_command,
+        "table": commands.table,
+        "score": commands.score,
+        "rules": commands.rules,
+        "stop": commands.stop,
+        "hand": commands.hand,
+        "abandon": commands.abandon,
+        "language": commands.language,
+    }
+    for name, callback in handlers.items():
+        names = [name, ITALIAN[name]] if name in ITALIAN else [name]
+        application.add_handler(CommandHandler(names, callback))
+    application.add_handler(CallbackQueryHandler(buttons.on_button))
+    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, events.migrated))
+    application.add_handler(
+        MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, events.member_left)
+    )
+    application.add_handler(
+        ChatMemberHandler(events.bot_membership, ChatMemberHandler.MY_CHAT_MEMBER)
+    )
+
+
+async def _post_init(application: Application) -> None:  # type: ignore[type-arg]
+    """Register the command menus (Italian and English) and resume every unfinished match."""
+    bot = application.bot
+    for lang in ("it", "en"):
+        code = None if lang == "it" else "en"
+        for scope, names in (
+            (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+            (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
+        ):
+            menu = [
+                BotCommand(ITALIAN.get(n, n) if lang == "it" else n, DESCRIPTIONS[lang][n])
+                for n in names
+            ]
+            await bot.set_my_commands(menu, scope=scope, language_code=code)
+    service = application.bot_data["tavolo"]
+    assert isinstance(service, Tavolo)
+    resumed = await service.resume_all()
+    log.info("resumed %d unfinished matches (%s)", resumed, t("en", "game.scala40"))

@@ -1,0 +1,110 @@
+"""The one codec for inline-button callback data (ASCII, at most 64 bytes).
+
+Every button names the match, and for hand buttons the seat and the seat's UI version, so a
+press can be checked against the stored state after a restart or on another instance:
+
+- hand:   ``h:<match>:<seat>:<ui version>:<op>[:<arg>]``  (``h:12:0:7:t:5`` toggles card 5)
+- lobby:  ``l:<match>:<version>:<op>[:<arg>]``
+- confirm:``k:<match>:<op>`` (stop, abandon confirmations), rematch ``r:<match>``
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_BYTES = 64
+_OP = re.compile(r"^[a-z]{1,3}$")
+_ARG = re.compile(r"^[A-Za-z0-9=_.^-]{0,24}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Callback:
+    """A decoded button press."""
+
+    kind: str
+    match_id: int
+    op: str
+    seat: int = -1
+    version: int = -1
+    arg: str = ""
+
+
+def encode(data: Callback) -> str:
+    """The callback data string of a button; raises ValueError past Telegram's 64 bytes."""
+    if not _OP.match(data.op) or not _ARG.match(data.arg):
+        raise ValueError(f"bad callback op/arg: {data.op!r} {data.arg!r}")
+    if data.kind == "h":
+        parts = ["h", str(data.match_id), str(data.seat), str(data.version), data.op]
+    elif data.kind == "l":
+        parts = ["l", str(data.match_id), str(data.version), data.op]
+    elif data.kind in ("k", "r"):
+        parts = [data.kind, str(data.match_id), data.op]
+    else:
+        raise ValueError(f"unknown callback kind {data.kind!r}")
+    if data.arg:
+        parts.append(data.arg)
+    text = ":".join(parts)
+    if len(text.encode("ascii")) > MAX_BYTES:
+        raise ValueError(f"callback data over {MAX_BYTES} bytes: {text!r}")
+    return text
+
+
+def decode(text: str | None) -> Callback | None:
+    """Parse callback data; None for anything malformed or forged (never raises)."""
+    if not text or len(text) > MAX_BYTES or not text.isascii():
+        return None
+    parts = text.split(":")
+    try:
+        return _decode_parts(parts)
+    except (ValueError, IndexError):
+        return None
+
+
+def _decode_parts(parts: list[str]) -> Callback | None:
+    kind = parts[0]
+    if kind == "h" and len(parts) in (5, 6):
+        match_id, seat, version = (_number(p) for p in parts[1:4])
+        return _checked(Callback("h", match_id, parts[4], seat, version, _arg(parts, 5)))
+    if kind == "l" and len(parts) in (4, 5):
+        match_id, version = _number(parts[1]), _number(parts[2])
+        return _checked(Callback("l", match_id, parts[3], version=version, arg=_arg(parts, 4)))
+    if kind in ("k", "r") and len(parts) in (3, 4):
+        return _checked(Callback(kind, _number(parts[1]), parts[2], arg=_arg(parts, 3)))
+    return None
+
+
+def _number(text: str) -> int:
+    if not text.isdigit() or len(text) > 12:
+        raise ValueError(text)
+    return int(text)
+
+
+def _arg(parts: list[str], index: int) -> str:
+    return parts[index] if len(parts) > index else ""
+
+
+def _checked(data: Callback) -> Callback | None:
+    if not _OP.match(data.op) or not _ARG.match(data.arg):
+        return None
+    return data
+
+
+def hand(match_id: int, seat: int, version: int, op: str, arg: str | int = "") -> str:
+    """Callback data of a hand button."""
+    return encode(Callback("h", match_id, op, seat, version, str(arg)))
+
+
+def lobby(match_id: int, version: int, op: str, arg: str | int = "") -> str:
+    """Callback data of a lobby button."""
+    return encode(Callback("l", match_id, op, version=version, arg=str(arg)))
+
+
+def confirm(match_id: int, op: str, arg: str | int = "") -> str:
+    """Callback data of a confirmation button (``/stop``, ``/abandon``)."""
+    return encode(Callback("k", match_id, op, arg=str(arg)))
+
+
+def rematch(match_id: int) -> str:
+    """Callback data of the rematch button."""
+    return encode(Callback("r", match_id, "go"))

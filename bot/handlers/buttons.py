@@ -1,0 +1,36 @@
+"""Inline-button presses: lobby, hand, confirmations, rematch."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot import callbacks
+from bot.handlers.common import display_name, is_admin, remember, tavolo
+from bot.i18n import t
+from bot.service import Answer
+
+
+async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Every callback query: decode, dispatch, answer once."""
+    query = update.callback_query
+    user = update.effective_user
+    if query is None or user is None:
+        return
+    remember(update, context)
+    service = tavolo(context)
+    data = callbacks.decode(query.data)
+    lang = service.user_lang(user.id, user.language_code)
+    if data is None:
+        answer = Answer(t(lang, "ans.stale"))
+    elif data.kind == "h":
+        answer = await service.hand_press(data, user.id)
+    elif data.kind == "l":
+        admin = data.op == "x" and await is_admin(update, context)
+        answer = await service.lobby_press(data, user.id, display_name(user), admin)
+    elif data.kind == "k":
+        admin = data.op == "st" and await is_admin(update, context)
+        answer = await service.confirm_press(data, user.id, admin)
+    else:
+        answer = await service.rematch(data.match_id, user.id)
+    await query.answer(answer.text or None, show_alert=answer.alert, url=answer.url)

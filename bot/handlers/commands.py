@@ -1,0 +1,144 @@
+"""Commands in groups and in private."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.handlers.common import display_name, is_admin, is_group, remember, tavolo
+from bot.i18n import LANGUAGES, t
+from engine.games import GAMES
+
+ALIASES = {"scala": "scala40", "scala40": "scala40", "40": "scala40", "scopone": "scopone"}
+
+
+async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/newgame [scala40|scopone]`` (alias ``/nuova``): open a lobby in the group."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    remember(update, context)
+    service = tavolo(context)
+    lang = service.group_lang(chat.id)
+    if not is_group(chat):
+        await message.reply_html(
+            t(service.user_lang(user.id, user.language_code), "cmd.group_only")
+        )
+        return
+    game = ALIASES.get((context.args or ["scala40"])[0].lower())
+    if game is None or game not in GAMES:
+        await message.reply_html(t(lang, "cmd.bad_game"))
+        return
+    running = service.store.active_match_in_chat(chat.id)
+    if running is not None:
+        await service.point_at(running, message.message_id)
+        return
+    await service.new_lobby(
+        chat.id, user.id, display_name(user), game, service.store.has_private_chat(user.id)
+    )
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/start [j<match>]`` in private: the private chat is open; join a lobby by deep link."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    remember(update, context)
+    service = tavolo(context)
+    if is_group(chat):
+        await message.reply_html(t(service.group_lang(chat.id), "cmd.help"))
+        return
+    service.store.set_private_chat(user.id, True)
+    lang = service.user_lang(user.id, user.language_code)
+    payload = (context.args or [""])[0]
+    joining = payload.startswith("j") and payload[1:].isdigit()
+    if joining and await service.join_from_link(int(payload[1:]), user.id, display_name(user)):
+        await message.reply_html(t(lang, "ans.joined"))
+        return
+    await message.reply_html(t(lang, "cmd.start", name=display_name(user)))
+    await service.resend_hands(user.id)
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/help`` (``/aiuto``): the commands."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    service = tavolo(context)
+    lang = (
+        service.group_lang(chat.id)
+        if is_group(chat)
+        else service.user_lang(user.id, user.language_code)
+    )
+    await message.reply_html(t(lang, "cmd.help"))
+
+
+async def table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/table`` (``/tavolo``): post the table again at the bottom and keep editing that one."""
+    chat = update.effective_chat
+    if chat is None or not is_group(chat):
+        return
+    await tavolo(context).repost_table(chat.id)
+
+
+async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/score`` (``/punti``): the match's scores."""
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None or not is_group(chat):
+        return
+    await message.reply_html(tavolo(context).score_text(chat.id))
+
+
+async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/rules`` (``/regole``): the running match's options."""
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None or not is_group(chat):
+        return
+    await message.reply_html(tavolo(context).rules_text(chat.id))
+
+
+async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/stop``: the creator or an admin stops the match, after a confirmation."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None or not is_group(chat):
+        return
+    service = tavolo(context)
+    await service.ask_stop(chat.id, user.id, await is_admin(update, context), message.message_id)
+
+
+async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/hand`` (``/mano``) in private: send every hand of the user again."""
+    message, user = update.effective_message, update.effective_user
+    if message is None or user is None:
+        return
+    service = tavolo(context)
+    service.store.set_private_chat(user.id, True)
+    count = await service.resend_hands(user.id)
+    lang = service.user_lang(user.id, user.language_code)
+    await message.reply_html(t(lang, "cmd.hands_sent" if count else "cmd.no_match"))
+
+
+async def abandon(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/abandon`` (``/abbandona``) in private: abandon a match, after a confirmation."""
+    user = update.effective_user
+    if user is None:
+        return
+    await tavolo(context).ask_abandon(user.id)
+
+
+async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/language [it|en]`` (``/lingua``): the group's or the user's own language."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    service = tavolo(context)
+    wanted = (context.args or [""])[0].lower()
+    if is_group(chat):
+        current = service.group_lang(chat.id)
+        choice = wanted if wanted in LANGUAGES else ("en" if current == "it" else "it")
+        service.store.set_chat_language(chat.id, choice)
+    else:
+        current = service.user_lang(user.id, user.language_code)
+        choice = wanted if wanted in LANGUAGES else ("en" if current == "it" else "it")
+        service.store.set_user_language(user.id, choice)
+    await message.reply_html(t(choice, "cmd.language_set"))

@@ -1,0 +1,46 @@
+"""Helpers shared by the handlers."""
+
+from __future__ import annotations
+
+from telegram import Chat, Update, User
+from telegram.ext import ContextTypes
+
+from bot.service import Tavolo
+
+
+def tavolo(context: ContextTypes.DEFAULT_TYPE) -> Tavolo:
+    """The application's service."""
+    service = context.bot_data["tavolo"]
+    assert isinstance(service, Tavolo)
+    return service
+
+
+def display_name(user: User) -> str:
+    """A user's display name (first name, else username)."""
+    return user.first_name or user.username or str(user.id)
+
+
+def is_group(chat: Chat | None) -> bool:
+    """Whether a chat is a group or supergroup."""
+    return chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP)
+
+
+async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+    """Whether the update's user administers the update's group."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None or not is_group(chat):
+        return False
+    member = await context.bot.get_chat_member(chat.id, user.id)
+    return member.status in ("creator", "administrator")
+
+
+def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Keep the user's name and language code, and the group's title, up to date."""
+    service = tavolo(context)
+    user, chat = update.effective_user, update.effective_chat
+    if user is not None and not user.is_bot:
+        service.store.upsert_user(user.id, display_name(user), user.language_code)
+    titled = chat is not None and is_group(chat) and chat.title
+    if titled and chat is not None and service.titles.get(chat.id) != chat.title:
+        service.titles[chat.id] = chat.title or ""
+        service.store.set_chat_title(chat.id, chat.title)

@@ -1,0 +1,226 @@
+"""The private hand message: text and inline keyboard, for Scala 40 and Scopone."""
+
+from __future__ import annotations
+
+from html import escape
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callbacks
+from bot.hand_ui import FREED, TOP, HandUI, display, staged_tokens
+from bot.i18n import t
+from bot.render import cards as show
+from bot.render.table import clip, name_of
+from engine import scala40, scopone
+from engine.errors import InvalidMeld
+
+ROW = 8
+"""Telegram shows at most 8 buttons a row."""
+
+
+def rows(buttons: list[InlineKeyboardButton], width: int = ROW) -> list[list[InlineKeyboardButton]]:
+    """Split buttons into rows of at most ``width``."""
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
+
+
+def staged_total(ui: HandUI, top: str | None) -> int | None:
+    """The total value of the staged melds, or None if one is not a valid meld."""
+    try:
+        return sum(scala40.meld_value(meld) for meld in staged_tokens(ui, top))
+    except InvalidMeld:
+        return None
+
+
+class HandKeys:
+    """Builds the hand's buttons for one seat and UI version."""
+
+    def __init__(self, match_id: int, seat: int, ui: HandUI, lang: str) -> None:
+        self.match_id = match_id
+        self.seat = seat
+        self.ui = ui
+        self.lang = lang
+
+    def button(self, text: str, op: str, arg: str | int = "") -> InlineKeyboardButton:
+        """One hand button."""
+        data = callbacks.hand(self.match_id, self.seat, self.ui.version, op, arg)
+        return InlineKeyboardButton(text, callback_data=data)
+
+    def label(self, key: str, **fields: object) -> str:
+        """A translated button label."""
+        return t(self.lang, key, **fields)
+
+
+def scala40_hand(
+    match_id: int,
+    seat: int,
+    view: scala40.View,
+    ui: HandUI,
+    names: list[str],
+    group: str,
+    lang: str,
+    threshold: int,
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The Scala 40 hand message of ``seat``: status, piles, staged melds; card and action keys."""
+    keys = HandKeys(match_id, seat, ui, lang)
+    my_turn = view.to_play == seat and view.result is None
+    top = view.discard_top if my_turn and view.phase == "draw" else None
+    shown = display(view.hand, ui)
+    text = _s40_text(view, ui, names, group, lang, threshold, my_turn, top)
+    card_buttons = []
+    if top is not None:
+        mark = "✓" if TOP in ui.selected else "⤴"
+        card_buttons.append(keys.button(f"{mark}{show.card(top)}", "t", TOP))
+    if ui.mode == "swap":
+        card_buttons.append(keys.button(("✓" if FREED in ui.selected else "") + "🃏", "t", FREED))
+    for index, (key, face) in enumerate(shown):
+        mark = "✓" if key in ui.selected else ""
+        card_buttons.append(keys.button(mark + show.card(face), "t", index))
+    keyboard = rows(card_buttons)
+    keyboard += _s40_actions(keys, view, ui, my_turn, top)
+    return text, InlineKeyboardMarkup(keyboard)
+
+
+def _s40_text(
+    view: scala40.View,
+    ui: HandUI,
+    names: list[str],
+    group: str,
+    lang: str,
+    threshold: int,
+    my_turn: bool,
+    top: str | None,
+) -> str:
+    lines = [t(lang, "hand.title", game=t(lang, "game.scala40"), group=escape(group))]
+    if view.result is not None or view.phase == "over":
+        lines.append(t(lang, "hand.over"))
+    elif not my_turn:
+        lines.append(t(lang, "hand.wait", name=name_of(names, view.to_play or 0)))
+    elif view.phase == "draw":
+        lines.append(t(lang, "hand.draw", card=show.card(view.discard_top or "JK")))
+    elif view.opened[view.seat]:
+        lines.append(t(lang, "hand.play"))
+    else:
+        lines.append(t(lang, "hand.play_not_open", threshold=threshold))
+    top_text = show.card(view.discard_top) if view.discard_top else "—"
+    lines.append(t(lang, "hand.piles", card=top_text, stock=view.stock_size))
+    if view.melds:
+        melds = " · ".join(f"{m.number}) {show.meld(m.cards, m.jokers)}" for m in view.melds)
+        lines.append(t(lang, "hand.melds", melds=melds))
+    if ui.staged:
+        staged = " | ".join(show.cards(m) for m in staged_tokens(ui, top))
+        total = staged_total(ui, top)
+        lines.append(
+            t(lang, "hand.staged", melds=staged, total=total if total is not None else "?")
+        )
+    if view.partner_hand is not None:
+        lines.append(t(lang, "hand.partner", cards=show.cards(view.partner_hand)))
+    if ui.mode == "attach":
+        lines.append(t(lang, "hand.pick_meld"))
+    elif ui.mode == "joker":
+        lines.append(t(lang, "hand.pick_joker"))
+    elif ui.mode == "swap":
+        lines.append(t(lang, "hand.swap", number=ui.pending.split()[0]))
+    return clip("\n".join(lines))
+
+
+def _s40_actions(
+    keys: HandKeys, view: scala40.View, ui: HandUI, my_turn: bool, top: str | None
+) -> list[list[InlineKeyboardButton]]:
+    if ui.mode == "attach":
+        numbers = [
+            keys.button(keys.label("btn.meld_number", number=m.number), "a", m.number)
+            for m in view.melds
+        ]
+        return [*rows(numbers), [keys.button(keys.label("btn.cancel"), "cl")]]
+    if ui.mode == "joker":
+        choices = [
+            keys.button(show.card(face), "jd", face) for face in ui.pending.split("|")[0].split()
+        ]
+        return [*rows(choices), [keys.button(keys.label("btn.cancel"), "cl")]]
+    out: list[list[InlineKeyboardButton]] = []
+    selected = len(ui.selected)
+    opened = view.opened[view.seat]
+    if my_turn and view.phase in ("draw", "play"):
+        row: list[InlineKeyboardButton] = []
+        if view.phase == "draw":
+            row.append(keys.button(keys.label("btn.draw"), "dr"))
+        drawn_or_top = view.phase == "play" or TOP in ui.selected
+        if selected and drawn_or_top and (opened or ui.mode == "swap"):
+            row += [
+                keys.button(keys.label("btn.meld"), "md"),
+                keys.button(keys.label("btn.attach"), "at"),
+            ]
+        if selected and drawn_or_top and not opened:
+            row.append(keys.button(keys.label("btn.stage"), "sg"))
+        out.append(row)
+        action_row: list[InlineKeyboardButton] = []
+        if ui.staged and not opened:
+            total = staged_total(ui, top)
+            action_row.append(
+                keys.button(keys.label("btn.open", total=total if total is not None else "?"), "op")
+            )
+            action_row.append(keys.button(keys.label("btn.unstage"), "us"))
+        if view.phase == "play" and selected == 1 and ui.selected[0] not in (TOP, FREED):
+            face = ui.selected[0].split("#")[0]
+            action_row.append(keys.button(keys.label("btn.discard", card=show.card(face)), "ds"))
+            if opened and ui.mode != "swap":
+                action_row.append(keys.button(keys.label("btn.swap"), "sw"))
+        if action_row:
+            out.append(action_row)
+    tools = [
+        keys.button(keys.label("btn.sort_suit"), "ss"),
+        keys.button(keys.label("btn.sort_rank"), "sr"),
+    ]
+    if selected:
+        tools.append(keys.button(keys.label("btn.move"), "mv"))
+    if selected or ui.mode:
+        tools.append(keys.button(keys.label("btn.clear"), "cl"))
+    if my_turn:
+        tools.append(keys.button(keys.label("btn.hint"), "hn"))
+    out.append(tools)
+    return [row for row in out if row]
+
+
+def scopone_hand(
+    match_id: int,
+    seat: int,
+    view: scopone.View,
+    ui: HandUI,
+    names: list[str],
+    group: str,
+    lang: str,
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The Scopone hand: the cards as buttons; then the capture choice when several are allowed."""
+    keys = HandKeys(match_id, seat, ui, lang)
+    lines = [t(lang, "hand.title", game=t(lang, "game.scopone"), group=escape(group))]
+    my_turn = view.to_play == seat and view.result is None
+    if view.result is not None:
+        lines.append(t(lang, "hand.over"))
+    elif not my_turn:
+        lines.append(t(lang, "hand.wait", name=name_of(names, view.to_play or 0)))
+    table = show.cards([str(c) for c in view.table]) if view.table else "—"
+    lines.append(t(lang, "hand.scopone_table", cards=table))
+    keyboard: list[list[InlineKeyboardButton]]
+    if ui.mode == "capture" and my_turn:
+        card = ui.pending
+        lines.append(t(lang, "hand.pick_capture", card=show.card(card)))
+        options = [str(a) for a in view.legal_actions if str(a.card) == card]
+        buttons = [
+            keys.button(_capture_label(option, lang), "c", index)
+            for index, option in enumerate(options)
+        ]
+        keyboard = [[b] for b in buttons] + [[keys.button(keys.label("btn.cancel"), "cl")]]
+    else:
+        hand = [str(c) for c in view.hand]
+        keyboard = rows(
+            [keys.button(show.card(face), "p", index) for index, face in enumerate(hand)], 5
+        )
+    return clip("\n".join(lines)), InlineKeyboardMarkup(keyboard)
+
+
+def _capture_label(action_text: str, lang: str) -> str:
+    words = action_text.split()
+    if "take" not in words:
+        return t(lang, "btn.take_nothing", card=show.card(words[1]))
+    taken = words[words.index("take") + 1 :]
+    return f"{show.card(words[1])} → {show.cards(taken)}"

@@ -1,0 +1,47 @@
+"""The callback-data codec: ASCII, within Telegram's 64 bytes, forged data refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import callbacks
+from bot.callbacks import Callback
+
+
+class TestCodec:
+    def test_hand_round_trip(self) -> None:
+        text = callbacks.hand(123456789012, 3, 999999, "t", 12)
+        assert text == "h:123456789012:3:999999:t:12"
+        assert callbacks.decode(text) == Callback("h", 123456789012, "t", 3, 999999, "12")
+
+    def test_lobby_confirm_rematch_round_trip(self) -> None:
+        assert callbacks.decode(callbacks.lobby(5, 2, "ov", 7)) == Callback(
+            "l", 5, "ov", -1, 2, "7"
+        )
+        assert callbacks.decode(callbacks.confirm(9, "st")) == Callback("k", 9, "st")
+        assert callbacks.decode(callbacks.rematch(9)) == Callback("r", 9, "go")
+
+    def test_worst_case_fits_64_bytes(self) -> None:
+        text = callbacks.hand(10**12 - 1, 5, 10**12 - 1, "jd", "JK=10H")
+        assert len(text.encode("ascii")) <= 64
+
+    @pytest.mark.parametrize(
+        "forged",
+        [
+            None,
+            "",
+            "x",
+            "h:1:2:3",
+            "h:a:2:3:t",
+            "h:1:2:3:TOOLONG",
+            "h:1:2:3:t:<script>",
+            "é",
+            "h:" + "9" * 70,
+        ],
+    )
+    def test_forged_data_is_none(self, forged: str | None) -> None:
+        assert callbacks.decode(forged) is None
+
+    def test_encode_refuses_bad_op(self) -> None:
+        with pytest.raises(ValueError):
+            callbacks.hand(1, 0, 0, "bad op")

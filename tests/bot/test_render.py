@@ -1,0 +1,98 @@
+"""Rendering: exact texts, escaped names, Telegram's limits on messages and keyboards."""
+
+from __future__ import annotations
+
+import random
+
+from telegram import InlineKeyboardMarkup
+
+from bot.hand_ui import HandUI
+from bot.render import hand as hand_render
+from bot.render import table as table_render
+from engine import scala40, scopone
+from engine.scala40.greedy import greedy_action
+
+NAMES = ["<Anna & Co>", "Luca", "Marco", "Sara"]
+
+
+def check_keyboard(markup: InlineKeyboardMarkup) -> None:
+    buttons = [b for row in markup.inline_keyboard for b in row]
+    assert len(buttons) <= 100
+    assert all(len(row) <= 8 for row in markup.inline_keyboard)
+    for button in buttons:
+        assert button.text
+        data = button.callback_data
+        assert isinstance(data, str) and data.isascii() and len(data.encode()) <= 64
+
+
+class TestMoveLines:
+    def test_scala40_moves(self) -> None:
+        names = ["Anna", "Luca"]
+        assert (
+            table_render.s40_move("it", names, 0, "open 9H 9S 9D | 10C JC QC") == "Anna apre con 57"
+        )
+        assert table_render.s40_move("it", names, 1, "discard 7H") == "Luca scarta 7♥"
+        assert table_render.s40_move("en", names, 1, "take attach 3 7H") == (
+            "Luca takes the discard and attaches 7♥ to meld 3"
+        )
+        assert table_render.s40_move("it", names, 0, "draw") == "Anna pesca"
+
+    def test_names_are_escaped(self) -> None:
+        line = table_render.s40_move("it", NAMES, 0, "draw")
+        assert line == "&lt;Anna &amp; Co&gt; pesca"
+
+
+class TestScala40Table:
+    def test_table_shows_the_position(self) -> None:
+        m = scala40.new_match(players=2, seed=11)
+        view = m.view(0)
+        text = table_render.scala40_table(view, ["<Anna & Co>", "Luca"], "it")
+        assert "&lt;Anna &amp; Co&gt;" in text and "<Anna" not in text
+        assert "Pozzo: " in text and f"Tallone: {view.stock_size}" in text
+        assert "Nessun gioco sul tavolo." in text
+        assert "si esce a 101" in text
+
+    def test_long_matches_fit_telegram(self) -> None:
+        rng = random.Random(3)
+        m = scala40.new_match(players=6, seed=5)
+        for _ in range(400):
+            if m.is_over:
+                break
+            m.play(greedy_action(m) if rng.random() < 0.9 else rng.choice(m.legal_actions()))
+            text = table_render.scala40_table(m.view(0), [n * 8 for n in ["Alessandra"] * 6], "it")
+            assert len(text) <= 4096
+
+    def test_clip_cuts_lines(self) -> None:
+        text = "\n".join(f"line {i} " + "x" * 100 for i in range(100))
+        clipped = table_render.clip(text)
+        assert len(clipped) <= 4096 and clipped.startswith("line 0") and clipped.endswith("x")
+
+
+class TestHandKeyboards:
+    def test_scala40_hand_within_limits(self) -> None:
+        m = scala40.new_match(players=4, seed=2)
+        seat = m.to_play
+        assert seat is not None
+        ui = HandUI(selected=("JK#0",), version=123456)
+        text, markup = hand_render.scala40_hand(
+            987654321, seat, m.view(seat), ui, NAMES, "<Gruppo>", "it", 40
+        )
+        check_keyboard(markup)
+        assert "&lt;Gruppo&gt;" in text
+        assert "Tocca a te: pesca dal tallone o raccogli" in text
+        first = markup.inline_keyboard[0][0]
+        assert (
+            first.text.startswith("⤴") and first.callback_data == f"h:987654321:{seat}:123456:t:^"
+        )
+
+    def test_scopone_capture_choice(self) -> None:
+        m = scopone.new_match(seed=3)
+        seat = m.to_play
+        assert seat is not None
+        view = m.view(seat)
+        card = str(view.hand[0])
+        ui = HandUI(mode="capture", pending=card)
+        _, markup = hand_render.scopone_hand(1, seat, view, ui, NAMES, "G", "en")
+        check_keyboard(markup)
+        options = [a for a in view.legal_actions if str(a.card) == card]
+        assert len(markup.inline_keyboard) == len(options) + 1

@@ -1,0 +1,69 @@
+"""End to end: the lobby, the deep-link join, the start; the real Application, a fake Telegram."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bot_harness import button_data, running_bot, settle
+from fake_telegram import FakeTelegramServer
+
+ANNA, LUCA, GROUP = 1001, 1002, -100500
+
+
+@pytest.fixture(autouse=True)
+def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+
+
+async def test_lobby_deep_link_join_and_start(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    anna = server.add_user(ANNA, "Anna", language_code="it")
+    luca = server.add_user(LUCA, "Luca", language_code="en")
+    server.add_group(GROUP, "Amici <del> Carte", members=[ANNA, LUCA], admins=[ANNA])
+    async with running_bot(server, tmp_path / "t.db") as service:
+        anna.start_private()
+        await settle(server, service)
+        anna.send(GROUP, "/nuova scala40")
+        await settle(server, service)
+        lobby = server.last_message(GROUP, from_bot=True)
+        assert lobby is not None
+        assert lobby.text.splitlines()[:4] == [
+            "🃏 Nuova partita: Scala 40",
+            "Organizza Anna",
+            "Giocatori (1, da 2 a 6):",
+            "1. Anna",
+        ]
+        # Luca never opened the private chat: pressing join answers with the deep link.
+        press = luca.press(GROUP, lobby.message_id, button_data(lobby, "✋"))
+        answer = await press.answered()
+        match_id = service.store.active_match_in_chat(GROUP).id  # type: ignore[union-attr]
+        assert answer["url"] == f"https://t.me/{server.bot_user['username']}?start=j{match_id}"
+        assert answer["text"] == "First open a private chat with me: I'll take you there."
+        luca.start_private(f"j{match_id}")
+        await settle(server, service)
+        assert server.last_message(LUCA, from_bot=True).text == "You are at the table!"  # type: ignore[union-attr]
+        lobby = server.message(GROUP, lobby.message_id)
+        assert lobby is not None and "2. Luca" in lobby.text
+        # Only the creator starts.
+        answer = await luca.press(GROUP, lobby.message_id, button_data(lobby, "▶️")).answered()
+        assert answer["text"] == "Only the host can do that."
+        await anna.press(GROUP, lobby.message_id, button_data(lobby, "▶️")).answered()
+        await settle(server, service)
+        table = server.message(GROUP, lobby.message_id)
+        assert table is not None and table.text.startswith("🃏 Scala 40 · mano 1 · mazziere")
+        record = service.store.active_match_in_chat(GROUP)
+        assert record is not None and record.status == "playing"
+        for seat in record.seats:
+            hand = server.message(seat.user_id, seat.hand_message_id)  # type: ignore[arg-type]
+            assert hand is not None and len(hand.reply_markup["inline_keyboard"]) >= 2
+        first = service.engine(record).to_play
+        assert first is not None
+        bell = server.last_message(record.seats[first].user_id, from_bot=True)  # type: ignore[arg-type]
+        assert bell is not None and bell.text.startswith("🔔")
+        # A second /newgame points at the running match.
+        anna.send(GROUP, "/newgame")
+        await settle(server, service)
+        assert server.last_message(GROUP, from_bot=True).text.startswith("C'è già una partita")  # type: ignore[union-attr]
