@@ -38,8 +38,8 @@ from bot.options_ui import changed as option_changed
 from bot.options_ui import option_names, value_text
 from bot.publisher import Publisher, Rendered
 from bot.render import hand as hand_render
-from bot.render.cards import card as show_card
 from bot.render import table as table_render
+from bot.render.cards import card as show_card
 from engine import games, scala40, scopone
 from engine.cards import secure_seed
 from engine.errors import IllegalAction, InvalidMeld
