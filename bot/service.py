@@ -463,14 +463,11 @@ class Tavolo:
 
         async def job() -> None:
             record = self.store.get_match(match_id)
-            if record.table_chat_id is None:
-                return
+            chat_id = record.table_chat_id or record.chat_id
             rendered = self.table_view(record)
-            message_id = await self.publisher.put(
-                record.table_chat_id, record.table_message_id, rendered
-            )
+            message_id = await self.publisher.put(chat_id, record.table_message_id, rendered)
             if message_id is not None and message_id != record.table_message_id:
-                self.store.set_table_message(match_id, record.table_chat_id, message_id)
+                self.store.set_table_message(match_id, chat_id, message_id)
 
         self.publisher.coalesce(match_id, job)
 

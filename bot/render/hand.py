@@ -150,7 +150,7 @@ def _s40_actions(
                 keys.button(keys.label("btn.meld"), "md"),
                 keys.button(keys.label("btn.attach"), "at"),
             ]
-        if selected and drawn_or_top and not opened:
+        if selected and not opened:
             row.append(keys.button(keys.label("btn.stage"), "sg"))
         out.append(row)
         action_row: list[InlineKeyboardButton] = []

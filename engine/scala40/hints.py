@@ -43,8 +43,12 @@ def action_joker_choices(match: Match, action: str | Action, seat: int) -> list[
     if "JK" not in words:
         return []
     index = words.index("JK")
+    cards = [w for w in words if _is_card(w)]
+    for target in _targets(parse_action(text)):
+        if 1 <= target <= len(match.melds):
+            cards += [w for w in match.melds[target - 1].tokens() if _is_card(w)]
     out = []
-    for face in _candidates([w for w in words if _is_card(w)]):
+    for face in _candidates(cards):
         trial = " ".join([*words[:index], f"JK={face}", *words[index + 1 :]])
         try:
             match.copy().play(trial, seat=seat)
@@ -52,6 +56,12 @@ def action_joker_choices(match: Match, action: str | Action, seat: int) -> list[
             continue
         out.append(face)
     return out
+
+
+def _targets(action: Action) -> list[int]:
+    """The table melds an action (or its inner use) attaches to or swaps from."""
+    out = [action.target] if action.kind in ("attach", "swap") else []
+    return out + (_targets(action.use) if action.use is not None else [])
 
 
 def _is_card(word: str) -> bool:

@@ -288,6 +288,8 @@ def _extensions(
 
 def _swap_actions(match: Match, seat: int, hand: list[int]) -> Iterator[Action]:
     """Each joker swap (S40-7) with each use of the freed joker: alone or in a new meld."""
+    if match.taken is not None and match.taken in hand:
+        return  # the card taken from the discard pile must be used first (S40-7.1)
     for meld in match.melds:
         found = meld.swappable_joker()
         if found is None:

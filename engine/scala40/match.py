@@ -64,6 +64,7 @@ _PLAIN_STATE = (
     "opened_this_turn",
     "turns_done",
     "taken",
+    "drawn",
     "restocks",
     "status",
     "totals",
@@ -115,6 +116,7 @@ class Match:
         self.opened_this_turn = False
         self.turns_done = [0] * players
         self.taken: int | None = None
+        self.drawn: int | None = None
         self.restocks = 0
         self.status = ["in"] * players
         self.totals = [0] * self.sides
@@ -266,14 +268,17 @@ class Match:
         return applied
 
     def _expect_phase_draw(self) -> None:
-        if self.phase != "draw":
+        if self.phase == "play":
             raise IllegalAction("already-drawn", "you have already drawn this turn")
+        if self.phase != "draw":
+            raise IllegalAction("not-draw-phase", f"answer the {self.phase} first")
 
     def _play_phase(self, action: Action, seat: int) -> Action:
         kind = action.kind
         if kind == "discard":
-            self.autoplays[seat] = 0
-            return self._discard(seat, action.card)
+            applied = self._discard(seat, action.card)
+            self.autoplays[seat] = 0  # a discard of the player's own resets the timeouts' count
+            return applied
         hand = self.hands[seat]
         if kind == "open":
             if self.opened[seat]:
@@ -294,7 +299,8 @@ class Match:
     # --- Draw phase (S40-3.1) ------------------------------------------------------------------
 
     def _draw(self, seat: int) -> Action:
-        self.hands[seat].append(self.stock.pop())
+        self.drawn = self.stock.pop()
+        self.hands[seat].append(self.drawn)
         self.phase = "play"
         return Action("draw")
 
@@ -439,6 +445,10 @@ class Match:
         """A joker swap and the freed joker's use, as one play (S40-7)."""
         if not 1 <= action.target <= len(self.melds):
             raise IllegalAction("no-such-meld", f"there is no meld {action.target} on the table")
+        if self.taken is not None and self.taken in hand:
+            raise IllegalAction(
+                "take-unused", "use the card taken from the discard pile before a joker swap"
+            )
         face, declared = parse_spec(action.card)
         card = _pick_copy(hand, face, None) if declared is None else None
         if card is None or face == JOKER_FACE:
@@ -571,6 +581,7 @@ class Match:
     def _end_turn(self, seat: int) -> None:
         self.turns_done[seat] += 1
         self.taken = None
+        self.drawn = None
         self.opened_this_turn = False
         if self.clock_pending:
             self._finish_by_clock()
@@ -767,6 +778,7 @@ class Match:
         self.discard = []
         self.history = []
         self.taken = None
+        self.drawn = None
         self.opened = [False] * self.players
         self.opened_this_turn = False
         self.turns_done = [0] * self.players
@@ -808,11 +820,13 @@ class Match:
         self.history.append((seat, "abandon"))
         self.rientro_queue = [s for s in self.rientro_queue if s != seat]
         if len(self.active_sides()) <= 1:
-            self._finish("abandon", self.active_sides(), abandoned=[seat])
+            self._finish("abandon", self.active_sides())
             return
         self._continue_after_leaving(seat)
 
     def _continue_after_leaving(self, seat: int) -> None:
+        if self.resume_seat == seat:
+            self.resume_seat = self.next_active(seat)  # it was next to play after the restock
         if self.to_play != seat:
             return
         if self.phase in ("draw", "play"):
@@ -848,7 +862,7 @@ class Match:
         winners = self.seats_of(other_side)
         ranking = winners + [s for s in range(self.players) if s not in winners]
         self._set_result(
-            MatchResult("abandon", winners, list(self.totals), mp, vp, ranking, [seat])
+            MatchResult("abandon", winners, list(self.totals), mp, vp, ranking, self._abandoned())
         )
 
     def _timeout(self, seat: int) -> None:
@@ -863,12 +877,11 @@ class Match:
         if self.options.timeout_policy == "forfeit" or self.autoplays[seat] >= 3:
             self._abandon(seat)
             return
-        drawn = None
         if self.phase == "draw":
             self._draw(seat)
-            drawn = self.hands[seat][-1]
             self.history.append((seat, "draw"))
         hand = self.hands[seat]
+        drawn = self.drawn if self.drawn in hand else None
         if drawn is not None and self.discard_error(seat, drawn) is None:
             choice = drawn
         else:
@@ -897,9 +910,7 @@ class Match:
         lowest = min(in_hand.values())
         self._finish("clock", [s for s in leaders if in_hand[s] == lowest])
 
-    def _finish(
-        self, reason: str, winning_sides: list[int], abandoned: list[int] | None = None
-    ) -> None:
+    def _finish(self, reason: str, winning_sides: list[int]) -> None:
         """End the match: MP from the totals (S40-13.1), VP win 20, draw 10, loss 0."""
         side_mp = match_points(self.totals)
         winners = [s for s in range(self.players) if self.side_of(s) in winning_sides]
@@ -916,8 +927,12 @@ class Match:
             vp = [0] * self.players
         ranking = self._ranking(winning_sides)
         self._set_result(
-            MatchResult(reason, winners, list(self.totals), mp, vp, ranking, abandoned or [])
+            MatchResult(reason, winners, list(self.totals), mp, vp, ranking, self._abandoned())
         )
+
+    def _abandoned(self) -> list[int]:
+        """Seats that abandoned, in seat order."""
+        return [s for s in range(self.players) if self.status[s] == "abandoned"]
 
     def _ranking(self, winning_sides: list[int]) -> list[int]:
         """Seats best first: winners, then sides still in by total, then the last out first."""
@@ -942,41 +957,19 @@ class Match:
         return json.dumps(self._state(), separators=(",", ":"), sort_keys=True)
 
     def _state(self) -> dict[str, Any]:
-        return {
-            "game": "scala40",
-            "format": FORMAT_VERSION,
-            "players": self.players,
-            "seed": self.seed,
-            "options": self.options.to_dict(),
-            "hand_number": self.hand_number,
-            "counted_hands": self.counted_hands,
-            "dealer": self.dealer,
-            "phase": self.phase,
-            "to_play": self.to_play,
-            "hands": self.hands,
-            "stock": self.stock,
-            "discard": self.discard,
-            "aside": self.aside,
-            "melds": [_meld_state(m) for m in self.melds],
-            "opened": self.opened,
-            "opened_this_turn": self.opened_this_turn,
-            "turns_done": self.turns_done,
-            "taken": self.taken,
-            "restocks": self.restocks,
-            "status": self.status,
-            "totals": self.totals,
-            "hands_won": self.hands_won,
-            "rientro_used": self.rientro_used,
-            "rientro_queue": self.rientro_queue,
-            "autoplays": self.autoplays,
-            "clock_pending": self.clock_pending,
-            "pending_cut": self.pending_cut,
-            "resume_seat": self.resume_seat,
-            "history": [list(h) for h in self.history],
-            "last_hand": None if self.last_hand is None else self.last_hand.to_dict(),
-            "result": None if self.result is None else self.result.to_dict(),
-            "out_order": self.out_order,
-        }
+        state: dict[str, Any] = {name: getattr(self, name) for name in _PLAIN_STATE}
+        state.update(
+            game="scala40",
+            format=FORMAT_VERSION,
+            players=self.players,
+            seed=self.seed,
+            options=self.options.to_dict(),
+            melds=[_meld_state(m) for m in self.melds],
+            history=[list(h) for h in self.history],
+            last_hand=None if self.last_hand is None else self.last_hand.to_dict(),
+            result=None if self.result is None else self.result.to_dict(),
+        )
+        return state
 
     @classmethod
     def from_json(cls, text: str) -> Match:
@@ -988,7 +981,9 @@ class Match:
         if not isinstance(data, dict) or data.get("game") != "scala40":
             raise SnapshotError("snapshot-wrong-game", "not a saved Scala 40 match")
         version = data.get("format")
-        if not isinstance(version, int) or version > FORMAT_VERSION:
+        if not isinstance(version, int):
+            raise SnapshotError("snapshot-corrupt", "saved match has no format version")
+        if version > FORMAT_VERSION:
             raise SnapshotError(
                 "snapshot-too-new",
                 f"saved with format {version}, this engine reads up to {FORMAT_VERSION}",

@@ -376,6 +376,9 @@ def _attach_run(meld: Meld, combined: list[Spec]) -> Shape:
         raise InvalidMeld(code, why)
     if len(ranks) == 13 and joker is not None:
         return _full_run(suit, combined, joker, at_low=joker == 0)
+    own = meld.swappable_joker()
+    if own is not None and own[1] in [face for face, _ in combined[len(meld.cards) :]]:
+        raise InvalidMeld("joker-swap-needed", "that card replaces the joker: swap it instead")
     options: list[Sequence[int]] = [(meld.low + i,) for i in range(len(meld.cards))]
     for face, declared in combined[len(meld.cards) :]:
         if face != JOKER_FACE:
@@ -387,7 +390,10 @@ def _attach_run(meld: Meld, combined: list[Spec]) -> Shape:
     candidates = [p for p in product(*options) if valid_run_positions(p, joker)]
     if not candidates:
         raise InvalidMeld("attach-invalid", "those cards do not extend this run")
-    chosen = _pick_candidate(candidates, combined, joker) if len(candidates) > 1 else candidates[0]
+    if joker is not None and len({c[joker] for c in candidates}) > 1:
+        # Attached cards have no written position among the meld's: both ends are possible.
+        raise InvalidMeld("joker-ambiguous", "say what the joker stands for, e.g. JK=7H")
+    chosen = max(candidates, key=lambda c: sum(POSITION_VALUE[p] for p in c))
     order = tuple(sorted(range(len(combined)), key=lambda i: chosen[i]))
     stands = tuple(_run_stand(suit, chosen[i], i == joker, len(combined)) for i in order)
     return Shape("run", suit, chosen[order[0]], order, stands)

@@ -1,0 +1,194 @@
+"""End to end: a rigged Scala 40 hand played through the buttons (RULES.md S40-3 to S40-8).
+
+The match is stored in a known position; the bot picks it up at start (resume), then two
+simulated players draw, stage melds, are refused an opening of 37 and open with 45 taking the
+discard, attach, swap a joker through the declaration panel, and are refused a discard.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from bot_harness import button_data, keyboard_data, running_bot, settle
+from fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
+
+from bot.render.cards import card as pretty
+from bot.service import Tavolo
+from engine.scala40 import Options
+from storage import Store
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
+from s40_helpers import position  # noqa: E402
+
+ANNA, LUCA, GROUP = 1001, 1002, -100700
+
+
+@pytest.fixture(autouse=True)
+def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+
+
+def rigged_store(database: Path) -> int:
+    """A 2-player match, Luca to play first, stored as the bot would have stored it."""
+    store = Store.open(f"sqlite:///{database}")
+    try:
+        for user, name, lang in ((ANNA, "Anna", "it"), (LUCA, "Luca", "en")):
+            store.upsert_user(user, name, lang)
+            store.set_private_chat(user, True)
+        store.set_chat_title(GROUP, "Tavolo di prova")
+        record = store.create_match(GROUP, "scala40", Options().to_dict(), ANNA, "Anna", seed=1)
+        record = store.add_seat(record.id, LUCA, "Luca")
+        match = position(
+            [
+                "4S 4H 4D 3C 4C 5C 6C 7C 9C 9S 5H 2D 5D",
+                "10S JS QS KS JK 6H 7H 8C 2S 3S QD QC 9H",
+            ],
+            discard="KD",
+            stock_top="AC AD 2H 3H",
+            to_play=1,
+        )
+        store.start_match(record.id, match.to_json(), record.version)
+        return record.id
+    finally:
+        store.close()
+
+
+class Player:
+    """A simulated player pressing the buttons of their private hand message."""
+
+    def __init__(self, server: FakeTelegramServer, service: Tavolo, user: FakeUser, match_id: int):
+        self.server, self.service, self.user, self.match_id = server, service, user, match_id
+
+    def hand(self) -> FakeMessage:
+        record = self.service.store.get_match(self.match_id)
+        seat = record.seat_of(self.user.id)
+        assert seat is not None
+        message = self.server.message(self.user.id, record.seats[seat].hand_message_id or 0)
+        assert message is not None
+        return message
+
+    async def press(self, label: str) -> dict[str, object]:
+        message = self.hand()
+        answer = await self.user.press(self.user.id, message.message_id, button_data(message, label)).answered()
+        await settle(self.server, self.service)
+        return answer
+
+    async def select(self, *cards: str) -> None:
+        for card in cards:
+            label = "⤴" + pretty(card[1:]) if card.startswith("^") else pretty(card)
+            buttons = keyboard_data(self.hand())
+            if label not in buttons and "✓" + label in buttons:
+                label = "✓" + label  # pressing a selected card unselects it
+            assert label in buttons, (label, list(buttons))
+            answer = await self.press(label)
+            assert answer["text"] is None, answer
+
+
+def table_text(server: FakeTelegramServer, service: Tavolo, match_id: int) -> str:
+    record = service.store.get_match(match_id)
+    message = server.message(GROUP, record.table_message_id or 0)
+    assert message is not None
+    return message.text
+
+
+async def test_rigged_hand_through_the_buttons(fake_telegram: FakeTelegramServer, tmp_path: Path) -> None:
+    server = fake_telegram
+    anna_user = server.add_user(ANNA, "Anna", language_code="it")
+    luca_user = server.add_user(LUCA, "Luca", language_code="en")
+    server.add_group(GROUP, "Tavolo di prova", members=[ANNA, LUCA])
+    anna_user.start_private()
+    luca_user.start_private()
+    server.pop_updates()
+    match_id = rigged_store(tmp_path / "t.db")
+    async with running_bot(server, tmp_path / "t.db") as service:
+        await settle(server, service)
+        anna = Player(server, service, anna_user, match_id)
+        luca = Player(server, service, luca_user, match_id)
+        assert "Luca</b>" in server.message(GROUP, service.store.get_match(match_id).table_message_id).source  # type: ignore[union-attr]
+
+        # Luca (S40-5): draws, stages JK 6H 7H (the joker is 5H by position) and 10S-KS, opens 58.
+        assert (await luca.press("🂠 Draw"))["text"] is None
+        await luca.select("JK", "6H", "7H")
+        await luca.press("➕ Stage")
+        await luca.select("10S", "JS", "QS", "KS")
+        await luca.press("➕ Stage")
+        assert "Staged: 🃏 6♥ 7♥ | 10♠ J♠ Q♠ K♠ → 58" in luca.hand().text
+        assert (await luca.press("✅ Open 58"))["text"] is None
+        await luca.select("2S")
+        await luca.press("🗑 Discard 2♠")
+        table = table_text(server, service, match_id)
+        assert "1. 🃏(5♥) 6♥ 7♥ — Luca" in table
+        assert "2. 10♠ J♠ Q♠ K♠ — Luca" in table
+        assert "· Luca apre con 58" in table and "· Luca scarta 2♠" in table
+
+        # Anna, not open (S40-8.3): 9S fits meld 2, so she may not discard it.
+        await anna.press("🂠 Pesca")
+        await anna.select("9S")
+        refused = await anna.press("🗑 Scarta 9♠")
+        assert refused == {**refused, "text": "Non puoi scartare 9♠: si attacca a un gioco sul tavolo.", "show_alert": True}
+        await anna.select("9S")  # unselect
+        # S40-5.2: 4-4-4 (12) and 3-7 of clubs (25) make 37: refused.
+        await anna.select("4S", "4H", "4D")
+        await anna.press("➕ Prepara")
+        await anna.select("3C", "4C", "5C", "6C", "7C")
+        await anna.press("➕ Prepara")
+        refused = await anna.press("✅ Apri 37")
+        assert refused["text"] == "Apertura insufficiente: 37 punti, ne servono 40."
+        assert service.store.get_match(match_id).status == "playing"
+        await anna.press("↩️ Riprendi")
+        await anna.select("AD")
+        await anna.press("🗑 Scarta A♦")
+
+        # Luca draws and throws the 8C that Anna wants.
+        await luca.press("🂠 Draw")
+        await luca.select("8C")
+        await luca.press("🗑 Discard 8♣")
+
+        # Anna takes the discard to open (S40-3.1b): 3-8 of clubs (33) + 4-4-4 (12) = 45.
+        await anna.select("^8C", "3C", "4C", "5C", "6C", "7C")
+        await anna.press("➕ Prepara")
+        await anna.select("4S", "4H", "4D")
+        await anna.press("➕ Prepara")
+        assert (await anna.press("✅ Apri 45"))["text"] is None
+        table = table_text(server, service, match_id)
+        assert "· Anna raccoglie lo scarto e apre con 45" in table
+        assert "3. 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ — Anna" in table
+
+        # An attach (S40-6): 9C onto her run.
+        await anna.select("9C")
+        await anna.press("📎 Attacca")
+        await anna.press("📎 3")
+        assert "3. 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣ — Anna" in table_text(server, service, match_id)
+
+        # A joker swap (S40-7): 5H frees Luca's joker; attached to 10S-KS it could be 9S or AS,
+        # so the declaration panel asks.
+        await anna.select("5H")
+        await anna.press("🃏 Jolly")
+        await anna.press("📎 Attacca")
+        answer = await anna.press("📎 2")
+        assert answer["text"] == "Di' che carta fa il jolly."
+        assert {"9♠", "A♠"} <= set(keyboard_data(anna.hand()))
+        assert (await anna.press("A♠"))["text"] is None
+        table = table_text(server, service, match_id)
+        assert "1. 5♥ 6♥ 7♥ — Luca" in table
+        assert "2. 10♠ J♠ Q♠ K♠ 🃏(A♠) — Luca" in table
+        await anna.select("2D")
+        await anna.press("🗑 Scarta 2♦")
+
+        moves = [m.action for m in service.store.moves(match_id)]
+        assert moves == [
+            "draw",
+            "open JK 6H 7H | 10S JS QS KS",
+            "discard 2S",
+            "draw",
+            "discard AD",
+            "draw",
+            "discard 8C",
+            "take open 3C 4C 5C 6C 7C 8C | 4S 4H 4D",
+            "attach 3 9C",
+            "swap 1 5H attach 2 JK=AS",
+            "discard 2D",
+        ]
+        assert server.last_message(LUCA, from_bot=True).text == "🔔 Your turn in Tavolo di prova!"  # type: ignore[union-attr]
