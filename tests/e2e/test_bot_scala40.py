@@ -20,7 +20,7 @@ from engine.scala40 import Options
 from storage import Store
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
-from s40_helpers import position  # noqa: E402
+from s40_helpers import position
 
 ANNA, LUCA, GROUP = 1001, 1002, -100700
 
@@ -71,7 +71,9 @@ class Player:
 
     async def press(self, label: str) -> dict[str, object]:
         message = self.hand()
-        answer = await self.user.press(self.user.id, message.message_id, button_data(message, label)).answered()
+        answer = await self.user.press(
+            self.user.id, message.message_id, button_data(message, label)
+        ).answered()
         await settle(self.server, self.service)
         return answer
 
@@ -93,7 +95,9 @@ def table_text(server: FakeTelegramServer, service: Tavolo, match_id: int) -> st
     return message.text
 
 
-async def test_rigged_hand_through_the_buttons(fake_telegram: FakeTelegramServer, tmp_path: Path) -> None:
+async def test_rigged_hand_through_the_buttons(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
     server = fake_telegram
     anna_user = server.add_user(ANNA, "Anna", language_code="it")
     luca_user = server.add_user(LUCA, "Luca", language_code="en")
@@ -106,7 +110,10 @@ async def test_rigged_hand_through_the_buttons(fake_telegram: FakeTelegramServer
         await settle(server, service)
         anna = Player(server, service, anna_user, match_id)
         luca = Player(server, service, luca_user, match_id)
-        assert "Luca</b>" in server.message(GROUP, service.store.get_match(match_id).table_message_id).source  # type: ignore[union-attr]
+        assert (
+            "Luca</b>"
+            in server.message(GROUP, service.store.get_match(match_id).table_message_id).source
+        )  # type: ignore[union-attr]
 
         # Luca (S40-5): draws, stages JK 6H 7H (the joker is 5H by position) and 10S-KS, opens 58.
         assert (await luca.press("🂠 Draw"))["text"] is None
@@ -127,7 +134,11 @@ async def test_rigged_hand_through_the_buttons(fake_telegram: FakeTelegramServer
         await anna.press("🂠 Pesca")
         await anna.select("9S")
         refused = await anna.press("🗑 Scarta 9♠")
-        assert refused == {**refused, "text": "Non puoi scartare 9♠: si attacca a un gioco sul tavolo.", "show_alert": True}
+        assert refused == {
+            **refused,
+            "text": "Non puoi scartare 9♠: si attacca a un gioco sul tavolo.",
+            "show_alert": True,
+        }
         await anna.select("9S")  # unselect
         # S40-5.2: 4-4-4 (12) and 3-7 of clubs (25) make 37: refused.
         await anna.select("4S", "4H", "4D")
