@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 
 from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
@@ -32,8 +32,8 @@ class Publisher:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.shown: dict[tuple[int, int], tuple[str, str]] = {}
-        self._tasks: dict[int, asyncio.Task[None]] = {}
-        self._dirty: set[int] = set()
+        self._tasks: dict[Hashable, asyncio.Task[None]] = {}
+        self._dirty: set[Hashable] = set()
 
     async def send(
         self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None
@@ -88,7 +88,7 @@ class Publisher:
             return message_id
         return await self.send(chat_id, text, markup)
 
-    def coalesce(self, key: int, job: Callable[[], Awaitable[None]]) -> asyncio.Task[None]:
+    def coalesce(self, key: Hashable, job: Callable[[], Awaitable[None]]) -> asyncio.Task[None]:
         """Run ``job`` for ``key`` with at most one run in flight; requests made meanwhile
         collapse into one more run, which renders the latest state."""
         running = self._tasks.get(key)
@@ -99,15 +99,21 @@ class Publisher:
         self._tasks[key] = task
         return task
 
-    async def _loop(self, key: int, job: Callable[[], Awaitable[None]]) -> None:
+    async def _loop(self, key: Hashable, job: Callable[[], Awaitable[None]]) -> None:
         while True:
             self._dirty.discard(key)
             try:
                 await job()
-            except TelegramError:
+            except Exception:
                 log.exception("coalesced job %s failed", key)
             if key not in self._dirty:
                 break
+
+    async def wait(self, key: Hashable) -> None:
+        """Wait for the coalesced job of ``key``, if one is in flight."""
+        task = self._tasks.get(key)
+        if task is not None and not task.done():
+            await asyncio.gather(task, return_exceptions=True)
 
     async def drain(self) -> None:
         """Wait for every coalesced job in flight (tests and shutdown)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, replace
 from html import escape
 from typing import Any
@@ -49,6 +49,9 @@ from storage import MatchNotFound, MatchRecord, PlayerResult, SeatRecord, StaleV
 log = logging.getLogger(__name__)
 
 SEATS = {"scala40": (2, 6), "scopone": (4, 4)}
+LENIENT_OPS = ("t", "ss", "sr")
+"""Hand presses accepted from an older keyboard: a card toggle names its card, not a position,
+so quick taps on several cards all count; sorting is idempotent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +98,29 @@ class Tavolo:
         self.publisher = Publisher(bot)
         self._locks: dict[int, asyncio.Lock] = {}
         self._engines: dict[int, tuple[int, games.GameMatch]] = {}
+        self._panels: dict[int, bool] = {}
+        self._background: set[asyncio.Task[None]] = set()
         self.titles: dict[int, str] = {}
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run event messages (bells, results) after the answer, tracked for :meth:`drain`."""
+        task = asyncio.create_task(self._guarded(work))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    @staticmethod
+    async def _guarded(work: Coroutine[Any, Any, None]) -> None:
+        try:
+            await work
+        except Exception:
+            log.exception("background work failed")
+
+    async def drain(self) -> None:
+        """Wait until every scheduled render and event message is done."""
+        while self._background or any(not t.done() for t in self.publisher._tasks.values()):
+            if self._background:
+                await asyncio.gather(*list(self._background), return_exceptions=True)
+            await self.publisher.drain()
 
     # --- small helpers -------------------------------------------------------------------------
 
@@ -270,11 +295,19 @@ class Tavolo:
             return await handler(record, data, user_id, name, is_admin, lang)
 
     async def _refresh_lobby(self, match_id: int, options_panel: bool = False) -> None:
-        record = self.store.get_match(match_id)
-        if record.table_message_id is None or record.table_chat_id is None:
-            return
-        rendered = self.lobby_view(record, self.group_lang(record.chat_id), options_panel)
-        await self.publisher.put(record.table_chat_id, record.table_message_id, rendered)
+        """Schedule an edit of the lobby message (coalesced: the latest state is shown)."""
+        self._panels[match_id] = options_panel
+
+        async def job() -> None:
+            record = self.store.get_match(match_id)
+            if record.status != "lobby" or record.table_message_id is None:
+                return
+            lang = self.group_lang(record.chat_id)
+            rendered = self.lobby_view(record, lang, self._panels.get(match_id, False))
+            chat_id = record.table_chat_id or record.chat_id
+            await self.publisher.put(chat_id, record.table_message_id, rendered)
+
+        self.publisher.coalesce(("lobby", match_id), job)
 
     async def _join(
         self,
@@ -419,7 +452,7 @@ class Tavolo:
         self.store.start_match(record.id, match.to_json(), record.version)
         record = self.store.get_match(record.id)
         self._engines[record.id] = (record.version, match)
-        await self.render_all(record, previous_to_play=None)
+        self.render_all(record, previous_to_play=None)
         return Answer()
 
     # --- rendering -----------------------------------------------------------------------------
@@ -469,21 +502,30 @@ class Tavolo:
             if message_id is not None and message_id != record.table_message_id:
                 self.store.set_table_message(match_id, chat_id, message_id)
 
-        self.publisher.coalesce(match_id, job)
+        self.publisher.coalesce(("table", match_id), job)
 
-    async def render_hand(self, record: MatchRecord, seat: int) -> None:
-        """Edit (or send) one seat's hand message."""
-        seat_record = record.seats[seat]
-        if seat_record.user_id is None:
-            return
-        rendered = self.hand_view(record, seat)
-        message_id = await self.publisher.put(
-            seat_record.user_id, seat_record.hand_message_id, rendered
-        )
-        if message_id is None:
-            await self.report_blocked(record, seat)
-        elif message_id != seat_record.hand_message_id:
-            self.store.set_hand_message(record.id, seat, message_id)
+    def request_hand(self, match_id: int, seat: int) -> None:
+        """Schedule an edit (or a send) of one seat's hand message, coalesced."""
+
+        async def job() -> None:
+            record = self.store.get_match(match_id)
+            seat_record = record.seats[seat]
+            if seat_record.user_id is None or record.status not in (
+                "playing",
+                "finished",
+                "stopped",
+            ):
+                return
+            rendered = self.hand_view(record, seat)
+            message_id = await self.publisher.put(
+                seat_record.user_id, seat_record.hand_message_id, rendered
+            )
+            if message_id is None:
+                await self.report_blocked(record, seat)
+            elif message_id != seat_record.hand_message_id:
+                self.store.set_hand_message(record.id, seat, message_id)
+
+        self.publisher.coalesce(("hand", match_id, seat), job)
 
     async def report_blocked(self, record: MatchRecord, seat: int) -> None:
         """A player the bot cannot write to: say so in the group with the deep link."""
@@ -496,8 +538,9 @@ class Tavolo:
         )
         await self.publisher.send(record.chat_id, text)
 
-    async def notify_turn(self, record: MatchRecord, seat: int) -> None:
+    async def notify_turn(self, match_id: int, seat: int) -> None:
         """A new short message rings the player whose turn starts; the earlier one goes."""
+        record = self.store.get_match(match_id)
         seat_record = record.seats[seat]
         if seat_record.user_id is None:
             return
@@ -510,14 +553,14 @@ class Tavolo:
             record.id, seat, seat_record.user_id if message_id else None, message_id
         )
 
-    async def render_all(self, record: MatchRecord, previous_to_play: int | None) -> None:
+    def render_all(self, record: MatchRecord, previous_to_play: int | None) -> None:
         """After a start or a resume: the table, every hand, and the turn notification."""
         self.request_table(record.id)
         for seat in range(len(record.seats)):
-            await self.render_hand(record, seat)
+            self.request_hand(record.id, seat)
         match = self.engine(record)
         if match.to_play is not None and match.to_play != previous_to_play:
-            await self.notify_turn(self.store.get_match(record.id), match.to_play)
+            self.spawn(self._announce(record.id, record.chat_id, [], match.to_play))
 
     # --- moves ----------------------------------------------------------------------------------
 
@@ -531,7 +574,7 @@ class Tavolo:
             if not 0 <= data.seat < len(record.seats) or record.seats[data.seat].user_id != user_id:
                 return Answer(t(lang, "ans.not_yours"))
             seat_record = record.seats[data.seat]
-            if data.version != seat_record.ui.version:
+            if data.version != seat_record.ui.version and data.op not in LENIENT_OPS:
                 return Answer(t(lang, "ans.stale"))
             match = self.engine(record)
             if isinstance(match, scala40.Match):
@@ -541,7 +584,7 @@ class Tavolo:
 
     async def _set_ui(self, record: MatchRecord, seat: int, ui: HandUI) -> None:
         self.store.update_seat_ui(record.id, seat, ui.version, **ui_changes(ui))
-        await self.render_hand(self.store.get_match(record.id), seat)
+        self.request_hand(record.id, seat)
 
     async def _scala40_press(
         self, record: MatchRecord, match: scala40.Match, data: callbacks.Callback, lang: str
@@ -554,12 +597,13 @@ class Tavolo:
         op, arg = data.op, data.arg
         shown = display(view.hand, ui)
         if op == "t":
-            key = (
-                arg
-                if arg in (TOP, FREED)
-                else (shown[int(arg)][0] if arg.isdigit() and int(arg) < len(shown) else "")
-            )
-            if not key:
+            key = arg.replace(".", "#")
+            valid = {k for k, _ in shown}
+            if top is not None:
+                valid.add(TOP)
+            if ui.mode == "swap":
+                valid.add(FREED)
+            if key not in valid:
                 return Answer(t(lang, "ans.stale"))
             await self._set_ui(record, seat, toggle(ui, key))
             return Answer()
@@ -799,10 +843,10 @@ class Tavolo:
         if ui_after is not None and seat is not None:
             self.store.update_seat_ui(record.id, seat, ui_after.version, **ui_changes(ui_after))
         record = self.store.get_match(record.id)
-        await self.after_move(record, match, seat, before_to_play, before_hand)
+        self.after_move(record, match, seat, before_to_play, before_hand)
         return Answer()
 
-    async def after_move(
+    def after_move(
         self,
         record: MatchRecord,
         match: games.GameMatch,
@@ -810,51 +854,57 @@ class Tavolo:
         before_to_play: int | None,
         before_hand: int,
     ) -> None:
-        """Renders after a committed move: table, the hands that changed, the turn bell."""
+        """Schedule what a committed move shows: the table, the hands that changed, the end of
+        a hand or match in the group, the next player's bell. Texts are rendered now, from
+        this very state; the sending happens after the press is answered."""
         self.request_table(record.id)
         new_hand = getattr(match, "hand_number", 0) != before_hand
+        messages: list[Rendered] = []
         if new_hand or match.is_over:
-            await self.post_hand_result(record, match)
+            summary = self.hand_result_text(record, match)
+            if summary:
+                messages.append((summary, None))
             seats = list(range(len(record.seats)))
         else:
             seats = sorted({s for s in (mover, before_to_play, match.to_play) if s is not None})
         for seat in seats:
-            await self.render_hand(record, seat)
+            self.request_hand(record.id, seat)
         if match.is_over:
-            await self.finish(record, match)
-        elif match.to_play is not None and match.to_play != before_to_play:
-            await self.notify_turn(record, match.to_play)
+            messages.append(self.final_ranking(record, match))
+        bell = match.to_play if match.to_play != before_to_play and not match.is_over else None
+        self.spawn(self._announce(record.id, record.chat_id, messages, bell))
 
-    async def post_hand_result(self, record: MatchRecord, match: games.GameMatch) -> None:
-        """At the end of a hand, a message in the group with everyone's cards and points."""
+    async def _announce(
+        self, match_id: int, chat_id: int, messages: list[Rendered], bell: int | None
+    ) -> None:
+        for text, markup in messages:
+            await self.publisher.send(chat_id, text, markup)
+        if bell is not None:
+            await self.publisher.wait(("hand", match_id, bell))  # the bell rings last
+            await self.notify_turn(match_id, bell)
+
+    def hand_result_text(self, record: MatchRecord, match: games.GameMatch) -> str:
+        """The end of a hand in the group: everyone's cards and points (S40-15, SC-5.3)."""
         lang = self.group_lang(record.chat_id)
         names = self.names(record)
         if isinstance(match, scala40.Match) and match.last_hand is not None:
-            text = table_render.scala40_hand_result(match.last_hand, names, lang)
-        elif isinstance(match, scopone.Match) and match.last_hand is not None:
-            text = table_render.scopone_hand_result(
-                match.last_hand, names, list(match.view(0).sides), lang
-            )
-        else:
-            return
-        await self.publisher.send(record.chat_id, text)
+            return table_render.scala40_hand_result(match.last_hand, names, lang)
+        if isinstance(match, scopone.Match) and match.last_hand is not None:
+            sides = list(match.view(0).sides)
+            return table_render.scopone_hand_result(match.last_hand, names, sides, lang)
+        return ""
 
-    async def finish(self, record: MatchRecord, match: games.GameMatch) -> None:
-        """The match is over: the ranking in the group, results stored for the leaderboards."""
+    def final_ranking(self, record: MatchRecord, match: games.GameMatch) -> Rendered:
+        """The ranking at the end of the match, with the rematch button."""
         lang = self.group_lang(record.chat_id)
-        names = self.names(record)
         winners, mp, vp, stopped = result_figures(match)
-        text = table_render.match_result_text(mp, vp, winners, names, lang, stopped)
-        markup = InlineKeyboardMarkup(
-            [
-                [
-                    InlineKeyboardButton(
-                        t(lang, "btn.rematch"), callback_data=callbacks.rematch(record.id)
-                    )
-                ]
-            ]
+        text = table_render.match_result_text(mp, vp, winners, self.names(record), lang, stopped)
+        if stopped:
+            return text, None
+        button = InlineKeyboardButton(
+            t(lang, "btn.rematch"), callback_data=callbacks.rematch(record.id)
         )
-        await self.publisher.send(record.chat_id, text, None if stopped else markup)
+        return text, InlineKeyboardMarkup([[button]])
 
     # --- commands --------------------------------------------------------------------------------
 
@@ -1080,15 +1130,13 @@ class Tavolo:
         """At start-up: every unfinished match shows its current state again."""
         count = 0
         for record in self.store.unfinished_matches():
-            async with self.lock(record.id):
-                record = self.store.get_match(record.id)
-                if record.status == "lobby":
-                    await self._refresh_lobby(record.id)
-                else:
-                    self.request_table(record.id)
-                    for seat in range(len(record.seats)):
-                        await self.render_hand(record, seat)
-                count += 1
+            if record.status == "lobby":
+                await self._refresh_lobby(record.id)
+            else:
+                self.request_table(record.id)
+                for seat in range(len(record.seats)):
+                    self.request_hand(record.id, seat)
+            count += 1
         return count
 
 

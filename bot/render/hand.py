@@ -72,9 +72,9 @@ def scala40_hand(
         card_buttons.append(keys.button(f"{mark}{show.card(top)}", "t", TOP))
     if ui.mode == "swap":
         card_buttons.append(keys.button(("✓" if FREED in ui.selected else "") + "🃏", "t", FREED))
-    for index, (key, face) in enumerate(shown):
+    for key, face in shown:
         mark = "✓" if key in ui.selected else ""
-        card_buttons.append(keys.button(mark + show.card(face), "t", index))
+        card_buttons.append(keys.button(mark + show.card(face), "t", key.replace("#", ".")))
     keyboard = rows(card_buttons)
     keyboard += _s40_actions(keys, view, ui, my_turn, top)
     return text, InlineKeyboardMarkup(keyboard)

@@ -24,9 +24,10 @@ async def running_bot(server: FakeTelegramServer, database: Path) -> AsyncIterat
             service = application.bot_data["tavolo"]
             assert isinstance(service, Tavolo)
             await server.wait_idle(application)
+            await service.drain()
             yield service
             await server.wait_idle(application)
-            await service.publisher.drain()
+            await service.drain()
     finally:
         store.close()
 
@@ -34,7 +35,7 @@ async def running_bot(server: FakeTelegramServer, database: Path) -> AsyncIterat
 async def settle(server: FakeTelegramServer, service: Tavolo) -> None:
     """Wait until every update is handled and every coalesced table edit is done."""
     await server.wait_idle()
-    await service.publisher.drain()
+    await service.drain()
     await server.wait_idle()
 
 
