@@ -1,0 +1,147 @@
+"""End to end: a Scopone capture choice, presses that must be refused, and a restart mid-turn."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from bot_harness import button_data, keyboard_data, running_bot, settle
+from fake_telegram import FakeTelegramServer
+
+from engine.scala40 import Options
+from engine.scopone import Options as ScoponeOptions
+from storage import Store
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
+sys.path.insert(0, str(Path(__file__).parents[1] / "scopone"))
+from s40_helpers import position
+from scopone_helpers import build_position
+
+GROUP = -100900
+PEOPLE = ((1001, "Anna", "it"), (1002, "Luca", "en"), (1003, "Marco", "it"), (1004, "Sara", "it"))
+
+
+@pytest.fixture(autouse=True)
+def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+
+
+def store_match(database: Path, game: str, people: int, state_json: str, options: dict) -> int:  # type: ignore[type-arg]
+    """A started match stored as the bot stores one, with the given engine state."""
+    store = Store.open(f"sqlite:///{database}")
+    try:
+        for user, name, lang in PEOPLE[:people]:
+            store.upsert_user(user, name, lang)
+            store.set_private_chat(user, True)
+        first = PEOPLE[0]
+        record = store.create_match(GROUP, game, options, first[0], first[1], seed=7)
+        for user, name, _ in PEOPLE[1:people]:
+            record = store.add_seat(record.id, user, name)
+        store.start_match(record.id, state_json, record.version)
+        return record.id
+    finally:
+        store.close()
+
+
+def add_people(server: FakeTelegramServer, count: int) -> None:
+    for user, name, lang in PEOPLE[:count]:
+        server.add_user(user, name, language_code=lang).start_private()
+    server.add_group(GROUP, "Circolo", members=[p[0] for p in PEOPLE[:count]])
+    server.pop_updates()
+
+
+async def test_scopone_capture_choice_and_refused_presses(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """SC-3.4: with A 3 4 5 J on the table a Q takes A+J or 4+5: the player chooses."""
+    server = fake_telegram
+    add_people(server, 4)
+    match = build_position(
+        ["QH 2C 6S", "KS 2D 6H", "KC 2S 6C", "KD 2H 6D"], "AH 3H 4S 5D JC", to_play=0
+    )
+    match_id = store_match(
+        tmp_path / "s.db", "scopone", 4, match.to_json(), ScoponeOptions().to_dict()
+    )
+    async with running_bot(server, tmp_path / "s.db") as service:
+        await settle(server, service)
+        record = service.store.get_match(match_id)
+        anna, luca = server.user(1001), server.user(1002)
+        hand = server.message(1001, record.seats[0].hand_message_id or 0)
+        assert hand is not None and "In tavola: A♥ 3♥ 4♠ 5♦ J♣" in hand.text
+        queen = button_data(hand, "Q♥")
+
+        # Someone else's button: Luca forges a press of Anna's card from his own hand message.
+        luca_hand = record.seats[1].hand_message_id or 0
+        answer = await luca.press(1002, luca_hand, queen, force=True).answered()
+        assert answer["text"] == "This button is not yours."
+        assert service.store.moves(match_id) == []
+
+        assert (await anna.press(1001, hand.message_id, queen).answered())["text"] is None
+        await settle(server, service)
+        hand = server.message(1001, hand.message_id)
+        assert hand is not None and "Cosa prendi con Q♥?" in hand.text
+        assert list(keyboard_data(hand)) == ["Q♥ → A♥ J♣", "Q♥ → 4♠ 5♦", "✖️ Annulla"]
+        old_queen = queen
+        choice = button_data(hand, "Q♥ → 4♠ 5♦")
+        assert (await anna.press(1001, hand.message_id, choice).answered())["text"] is None
+        await settle(server, service)
+        assert [m.action for m in service.store.moves(match_id)] == ["play QH take 4S 5D"]
+        table = server.message(GROUP, service.store.get_match(match_id).table_message_id or 0)
+        assert table is not None and "· Anna gioca Q♥ e prende 4♠ 5♦" in table.text
+        assert "In tavola: A♥ 3♥ J♣" in table.text
+
+        # A double tap and an old keyboard: stale, refused, nothing changes.
+        for stale in (choice, old_queen):
+            answer = await anna.press(1001, hand.message_id, stale, force=True).answered()
+            assert answer["text"] == "Questo pulsante non è più valido."
+        assert len(service.store.moves(match_id)) == 1
+        # Not her turn any more (Sara, on Anna's right, plays next: SC-1.2).
+        assert service.engine(service.store.get_match(match_id)).to_play == 3
+
+
+async def test_restart_mid_turn_goes_on_from_the_same_messages(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """The bot stops mid-turn; a new process edits the same messages and old buttons work."""
+    server = fake_telegram
+    add_people(server, 2)
+    match = position(
+        ["4S 4H 4D 3C 4C 5C 6C 7C 9C 9S 5H 2D 5D", "10S JS QS KS JK 6H 7H 8C 2S 3S QD QC 9H"],
+        discard="KD",
+        stock_top="AC AD",
+        to_play=1,
+    )
+    database = tmp_path / "r.db"
+    match_id = store_match(database, "scala40", 2, match.to_json(), Options().to_dict())
+    luca = server.user(1002)
+    async with running_bot(server, database) as service:
+        await settle(server, service)
+        record = service.store.get_match(match_id)
+        table_id, hand_id = record.table_message_id, record.seats[1].hand_message_id
+        hand = server.message(1002, hand_id or 0)
+        assert hand is not None
+        await luca.press(1002, hand.message_id, button_data(hand, "🂠 Draw")).answered()
+        await settle(server, service)
+        hand = server.message(1002, hand.message_id)
+        assert hand is not None
+        await luca.press(1002, hand.message_id, button_data(hand, "2♠")).answered()
+        await settle(server, service)
+        keyboard_before_crash = server.message(1002, hand.message_id)
+    sent_before = len(server.calls_of("sendMessage"))
+
+    async with running_bot(server, database) as service:
+        await settle(server, service)
+        record = service.store.get_match(match_id)
+        assert (record.table_message_id, record.seats[1].hand_message_id) == (table_id, hand_id)
+        assert len(server.calls_of("sendMessage")) == sent_before  # edits only, no new messages
+        hand = server.message(1002, hand_id or 0)
+        assert hand is not None and "✓2♠" in keyboard_data(hand)
+        # The keyboard the first process drew still works.
+        assert keyboard_before_crash is not None
+        discard = button_data(keyboard_before_crash, "🗑 Discard 2♠")
+        assert (await luca.press(1002, hand_id or 0, discard).answered())["text"] is None
+        await settle(server, service)
+        assert [m.action for m in service.store.moves(match_id)] == ["draw", "discard 2S"]
+        table = server.message(GROUP, table_id or 0)
+        assert table is not None and "· Luca scarta 2♠" in table.text
