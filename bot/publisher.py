@@ -9,6 +9,7 @@ are gone or chats that are closed to us.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 from collections.abc import Awaitable, Callable, Hashable
@@ -22,8 +23,10 @@ log = logging.getLogger(__name__)
 Rendered = tuple[str, InlineKeyboardMarkup | None]
 
 
-def _markup_key(markup: InlineKeyboardMarkup | None) -> str:
-    return "" if markup is None else json.dumps(markup.to_dict(), sort_keys=True)
+def digest(text: str, markup: InlineKeyboardMarkup | None) -> str:
+    """A short fingerprint of a message's text and buttons (stored, to skip identical edits)."""
+    buttons = "" if markup is None else json.dumps(markup.to_dict(), sort_keys=True)
+    return hashlib.sha256(f"{text}\x00{buttons}".encode()).hexdigest()[:32]
 
 
 class Publisher:
@@ -31,7 +34,7 @@ class Publisher:
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
-        self.shown: dict[tuple[int, int], tuple[str, str]] = {}
+        self.shown: dict[tuple[int, int], str] = {}
         self._tasks: dict[Hashable, asyncio.Task[None]] = {}
         self._dirty: set[Hashable] = set()
 
@@ -46,7 +49,7 @@ class Publisher:
         except Forbidden:
             log.info("chat %s is closed to the bot", chat_id)
             return None
-        self.shown[(chat_id, message.message_id)] = (text, _markup_key(markup))
+        self.shown[(chat_id, message.message_id)] = digest(text, markup)
         return message.message_id
 
     async def edit(
@@ -54,7 +57,7 @@ class Publisher:
     ) -> bool:
         """Edit a message in place; False when it is gone (the caller sends a new one)."""
         key = (chat_id, message_id)
-        content = (text, _markup_key(markup))
+        content = digest(text, markup)
         if self.shown.get(key) == content:
             return True
         try:
@@ -72,6 +75,15 @@ class Publisher:
             return False
         self.shown[key] = content
         return True
+
+    def remember(self, chat_id: int, message_id: int | None, shown: str | None) -> None:
+        """What a message shows, as stored before a restart (unless known already)."""
+        if message_id is not None and shown is not None:
+            self.shown.setdefault((chat_id, message_id), shown)
+
+    def showing(self, chat_id: int, message_id: int | None) -> str | None:
+        """The digest of what a message shows, if known."""
+        return None if message_id is None else self.shown.get((chat_id, message_id))
 
     async def delete(self, chat_id: int, message_id: int) -> None:
         """Delete a message, ignoring one that is already gone."""

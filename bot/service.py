@@ -99,6 +99,7 @@ class Tavolo:
         self._locks: dict[int, asyncio.Lock] = {}
         self._engines: dict[int, tuple[int, games.GameMatch]] = {}
         self._panels: dict[int, bool] = {}
+        self._blocked: set[tuple[int, int]] = set()
         self._background: set[asyncio.Task[None]] = set()
         self.titles: dict[int, str] = {}
 
@@ -498,9 +499,13 @@ class Tavolo:
             record = self.store.get_match(match_id)
             chat_id = record.table_chat_id or record.chat_id
             rendered = self.table_view(record)
+            self.publisher.remember(chat_id, record.table_message_id, record.table_digest)
             message_id = await self.publisher.put(chat_id, record.table_message_id, rendered)
             if message_id is not None and message_id != record.table_message_id:
                 self.store.set_table_message(match_id, chat_id, message_id)
+            shown = self.publisher.showing(chat_id, message_id)
+            if shown != record.table_digest:
+                self.store.set_table_digest(match_id, shown)
 
         self.publisher.coalesce(("table", match_id), job)
 
@@ -517,18 +522,27 @@ class Tavolo:
             ):
                 return
             rendered = self.hand_view(record, seat)
-            message_id = await self.publisher.put(
-                seat_record.user_id, seat_record.hand_message_id, rendered
-            )
+            chat_id = seat_record.user_id
+            self.publisher.remember(chat_id, seat_record.hand_message_id, seat_record.hand_digest)
+            message_id = await self.publisher.put(chat_id, seat_record.hand_message_id, rendered)
             if message_id is None:
                 await self.report_blocked(record, seat)
-            elif message_id != seat_record.hand_message_id:
+                return
+            self._blocked.discard((record.id, seat))
+            if message_id != seat_record.hand_message_id:
                 self.store.set_hand_message(record.id, seat, message_id)
+            shown = self.publisher.showing(chat_id, message_id)
+            if shown != seat_record.hand_digest:
+                self.store.set_hand_digest(record.id, seat, shown)
 
         self.publisher.coalesce(("hand", match_id, seat), job)
 
     async def report_blocked(self, record: MatchRecord, seat: int) -> None:
-        """A player the bot cannot write to: say so in the group with the deep link."""
+        """A player the bot cannot write to: say so in the group with the deep link, once
+        (until a message to that player gets through again)."""
+        if (record.id, seat) in self._blocked:
+            return
+        self._blocked.add((record.id, seat))
         lang = self.group_lang(record.chat_id)
         text = t(
             lang,

@@ -76,6 +76,9 @@ class SeatRecord:
     turn_message_id: int | None
     ui: SeatUI
 
+    hand_digest: str | None = None
+    """A digest of what the hand message shows (the bot skips identical edits)."""
+
     @property
     def is_computer(self) -> bool:
         """Whether a computer plays this seat."""
@@ -109,6 +112,9 @@ class MatchRecord:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+
+    table_digest: str | None = None
+    """A digest of what the table message shows (the bot skips identical edits)."""
 
     @property
     def players(self) -> int:

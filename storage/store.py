@@ -184,6 +184,7 @@ def _seat_record(row: SeatTable) -> SeatRecord:
         name=row.name,
         computer_level=row.computer_level,
         hand_message_id=row.hand_message_id,
+        hand_digest=row.hand_digest,
         turn_chat_id=row.turn_chat_id,
         turn_message_id=row.turn_message_id,
         ui=_seat_ui(row),
@@ -205,6 +206,7 @@ def _match_record(row: MatchTable, seats: Iterable[SeatTable]) -> MatchRecord:
         seats=tuple(_seat_record(seat) for seat in seats),
         table_chat_id=row.table_chat_id,
         table_message_id=row.table_message_id,
+        table_digest=row.table_digest,
         deadline=row.deadline,
         deadline_seat=row.deadline_seat,
         created_at=row.created_at,
@@ -830,6 +832,14 @@ class Store:
     def set_table_message(self, match_id: int, chat_id: int, message_id: int | None) -> None:
         """Remember the group message showing the table (None: there is none now)."""
         self._update_match(match_id, table_chat_id=chat_id, table_message_id=message_id)
+
+    def set_table_digest(self, match_id: int, digest: str | None) -> None:
+        """Remember what the table message shows now (a digest of its text and buttons)."""
+        self._update_match(match_id, table_digest=digest)
+
+    def set_hand_digest(self, match_id: int, seat: int, digest: str | None) -> None:
+        """Remember what the seat's hand message shows now."""
+        self._update_seat(match_id, seat, hand_digest=digest)
 
     def set_hand_message(self, match_id: int, seat: int, message_id: int | None) -> None:
         """Remember the seat's hand message, in the player's private chat (id = user id)."""

@@ -30,6 +30,8 @@ async def running_bot(server: FakeTelegramServer, database: Path) -> AsyncIterat
             await service.drain()
     finally:
         store.close()
+    identical = [c.summary() for c in server.calls if c.error and "not modified" in c.error]
+    assert not identical, f"the bot sent identical edits: {identical}"
 
 
 async def settle(server: FakeTelegramServer, service: Tavolo) -> None:

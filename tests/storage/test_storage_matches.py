@@ -249,9 +249,7 @@ class TestMessagesAndDeadlines:
         store.set_turn_message(record.id, 3, record.chat_id, 504)
         stored = store.get_match(record.id)
         assert (stored.table_chat_id, stored.table_message_id) == (record.chat_id, 501)
-        assert [
-            (s.hand_message_id, s.turn_chat_id, s.turn_message_id) for s in stored.seats
-        ] == [
+        assert [(s.hand_message_id, s.turn_chat_id, s.turn_message_id) for s in stored.seats] == [
             (None, None, None),
             (None, None, None),
             (702, user_of(2), 703),

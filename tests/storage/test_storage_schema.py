@@ -202,8 +202,7 @@ class TestSnapshots:
         with pytest.raises(StoreError) as caught:
             store.load_engine_match(stored)
         assert str(caught.value).startswith(
-            f"{store.database}: match {record.id} was saved by a newer Tavolo (saved with format "
-            "99"
+            f"{store.database}: match {record.id} was saved by a newer Tavolo (saved with format 99"
         )
         assert str(caught.value).endswith("upgrade Tavolo to resume it")
 

@@ -1,4 +1,5 @@
-"""The bot's needs: the hand keyboard's mode and pending choice, private-chat flag, group title.
+"""The bot's needs: the hand keyboard's mode and pending choice, private-chat flag, group title,
+and a digest of what the table and hand messages show (no identical edit after a restart).
 
 Revision ID: 0002
 Revises: 0001
@@ -27,10 +28,16 @@ def upgrade() -> None:
         sa.Column("private_chat", sa.Boolean(), nullable=False, server_default=sa.false()),
     )
     op.add_column("chats", sa.Column("title", sa.String(255), nullable=True))
+    op.add_column("matches", sa.Column("table_digest", sa.String(64), nullable=True))
+    op.add_column("seats", sa.Column("hand_digest", sa.String(64), nullable=True))
 
 
 def downgrade() -> None:
     """Drop the columns again."""
+    with op.batch_alter_table("seats") as batch:
+        batch.drop_column("hand_digest")
+    with op.batch_alter_table("matches") as batch:
+        batch.drop_column("table_digest")
     with op.batch_alter_table("chats") as batch:
         batch.drop_column("title")
     with op.batch_alter_table("users") as batch:

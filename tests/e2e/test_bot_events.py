@@ -1,0 +1,141 @@
+"""End to end: Telegram's own events (supergroup upgrade, bot removed, member left, blocked)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from bot_harness import button_data, running_bot, settle
+from fake_telegram import FakeTelegramServer
+
+from engine.scala40 import Options
+from storage import Store
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
+from s40_helpers import position
+
+GROUP, SUPERGROUP = -100950, -1001000950
+ANNA, LUCA = 1001, 1002
+
+
+@pytest.fixture(autouse=True)
+def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+
+
+def two_player_match(database: Path) -> int:
+    store = Store.open(f"sqlite:///{database}")
+    try:
+        for user, name in ((ANNA, "Anna"), (LUCA, "Luca")):
+            store.upsert_user(user, name, "it")
+            store.set_private_chat(user, True)
+        record = store.create_match(GROUP, "scala40", Options().to_dict(), ANNA, "Anna", seed=3)
+        record = store.add_seat(record.id, LUCA, "Luca")
+        match = position(
+            ["4S 4H 4D 3C 4C 5C 6C 7C 9C 9S 5H 2D 5D", "10S JS QS KS JK 6H 7H 8C 2S 3S QD QC 9H"],
+            discard="KD",
+            stock_top="AC AD",
+            to_play=1,
+        )
+        store.start_match(record.id, match.to_json(), record.version)
+        return record.id
+    finally:
+        store.close()
+
+
+def people(server: FakeTelegramServer) -> None:
+    for user, name in ((ANNA, "Anna"), (LUCA, "Luca")):
+        server.add_user(user, name, language_code="it").start_private()
+    server.add_group(GROUP, "Circolo", members=[ANNA, LUCA], admins=[ANNA])
+    server.pop_updates()
+
+
+async def test_supergroup_upgrade_keeps_the_match(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    people(server)
+    match_id = two_player_match(tmp_path / "e.db")
+    async with running_bot(server, tmp_path / "e.db") as service:
+        await settle(server, service)
+        server.group(GROUP).migrate_to_supergroup(SUPERGROUP)
+        await settle(server, service)
+        record = service.store.get_match(match_id)
+        assert record.chat_id == SUPERGROUP and record.status == "playing"
+        assert service.store.active_match_in_chat(SUPERGROUP) is not None
+        # The next move shows the table in the supergroup.
+        hand = server.message(LUCA, record.seats[1].hand_message_id or 0)
+        assert hand is not None
+        await (
+            server.user(LUCA).press(LUCA, hand.message_id, button_data(hand, "🂠 Pesca")).answered()
+        )
+        await settle(server, service)
+        record = service.store.get_match(match_id)
+        table = server.message(SUPERGROUP, record.table_message_id or 0)
+        assert record.table_chat_id == SUPERGROUP and table is not None
+        assert "· Luca pesca" in table.text
+
+
+async def test_bot_removed_stops_the_match(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    people(server)
+    match_id = two_player_match(tmp_path / "e.db")
+    async with running_bot(server, tmp_path / "e.db") as service:
+        await settle(server, service)
+        server.group(GROUP).remove_bot()
+        await settle(server, service)
+        assert service.store.get_match(match_id).status == "stopped"
+        assert [m.action for m in service.store.moves(match_id)] == ["stop"]
+        assert service.store.leaderboard(GROUP, "scala40") == []
+
+
+async def test_a_player_leaving_abandons(fake_telegram: FakeTelegramServer, tmp_path: Path) -> None:
+    """S40-14.1: in a 2-player match the one who leaves loses at once."""
+    server = fake_telegram
+    people(server)
+    match_id = two_player_match(tmp_path / "e.db")
+    async with running_bot(server, tmp_path / "e.db") as service:
+        await settle(server, service)
+        server.user(ANNA).leave_group(GROUP)
+        await settle(server, service)
+        record = service.store.get_match(match_id)
+        assert record.status == "finished"
+        assert [m.action for m in service.store.moves(match_id)] == ["abandon"]
+        texts = [m.text for m in server.messages(GROUP, from_bot=True)]
+        assert "Anna ha lasciato il gruppo e abbandona la partita." in texts
+        assert any(t.startswith("🏆 Partita finita! Vince Luca.") for t in texts)
+        board = service.store.leaderboard(GROUP, "scala40")
+        assert [(e.name, e.vp) for e in board] == [("Luca", 20), ("Anna", 0)]
+
+
+async def test_a_player_who_blocked_the_bot_is_reported(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    people(server)
+    match_id = two_player_match(tmp_path / "e.db")
+    async with running_bot(server, tmp_path / "e.db") as service:
+        await settle(server, service)
+        server.user(ANNA).block_bot()
+        await settle(server, service)
+        record = service.store.get_match(match_id)
+        hand = server.message(LUCA, record.seats[1].hand_message_id or 0)
+        assert hand is not None
+        luca = server.user(LUCA)
+        await luca.press(LUCA, hand.message_id, button_data(hand, "🂠 Pesca")).answered()
+        await settle(server, service)
+        hand = server.message(LUCA, hand.message_id)
+        assert hand is not None
+        await luca.press(LUCA, hand.message_id, button_data(hand, "2♠")).answered()
+        await settle(server, service)
+        hand = server.message(LUCA, hand.message_id)
+        assert hand is not None
+        await luca.press(LUCA, hand.message_id, button_data(hand, "🗑 Scarta 2♠")).answered()
+        await settle(server, service)
+        warning = server.last_message(GROUP, from_bot=True)
+        assert warning is not None and warning.text.startswith(
+            "⚠️ Anna non riceve i miei messaggi: apri la chat con me da qui https://t.me/"
+        )
