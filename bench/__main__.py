@@ -8,6 +8,7 @@ import sys
 SUITES = {
     "engine": ["bench.scala40_engine", "bench.scopone_engine"],
     "storage": ["bench.storage"],
+    "bot": ["bench.bot"],
     "ai": ["bench.ai"],
 }
 

@@ -96,8 +96,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--hands", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     args, _ = parser.parse_known_args(argv)
-    print(f"Scala 40 engine on {platform.processor() or platform.machine()}, "
-          f"Python {platform.python_version()}")
+    print(
+        f"Scala 40 engine on {platform.processor() or platform.machine()}, "
+        f"Python {platform.python_version()}"
+    )
     bench_legal_actions(args.positions, args.seed)
     bench_solver(args.solver_hands, args.seed)
     for players in (2, 4):

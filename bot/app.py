@@ -63,14 +63,20 @@ DESCRIPTIONS = {
 }
 
 
-def build_application(token: str, store: Store, base_url: str | None = None) -> Application:  # type: ignore[type-arg]
-    """The bot's Application over ``store``; ``base_url`` points at another Bot API server."""
+def build_application(
+    token: str, store: Store, base_url: str | None = None, table_delay: float | None = None
+) -> Application:  # type: ignore[type-arg]
+    """The bot's Application over ``store``; ``base_url`` points at another Bot API server;
+    ``table_delay`` (seconds) is how long a table edit waits to gather moves."""
     builder = ApplicationBuilder().token(token).rate_limiter(AIORateLimiter(max_retries=3))
     if base_url:
         builder = builder.base_url(base_url).base_file_url(base_url.replace("/bot", "/file/bot"))
     builder = builder.post_init(_post_init)
     application = builder.build()
-    application.bot_data["tavolo"] = Tavolo(store, application.bot)
+    service = Tavolo(store, application.bot)
+    if table_delay is not None:
+        service.table_delay = table_delay
+    application.bot_data["tavolo"] = service
     register(application)
     return application
 

@@ -9,6 +9,7 @@ are rebuilt from the store after a restart.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, replace
@@ -49,6 +50,12 @@ from storage import MatchNotFound, MatchRecord, PlayerResult, SeatRecord, StaleV
 log = logging.getLogger(__name__)
 
 SEATS = {"scala40": (2, 6), "scopone": (4, 4)}
+TABLE_DELAY = 0.3
+"""Seconds a table edit waits for more moves to show at once; end-to-end tests set it to 0."""
+GROUP_SPACING = 3.0
+"""Seconds between two table edits in one group: Telegram takes about 20 messages a minute per
+group, so edits are paced here, rendering the latest state when the slot comes, instead of
+queueing stale states in the rate limiter."""
 LENIENT_OPS = ("t", "ss", "sr")
 """Hand presses accepted from an older keyboard: a card toggle names its card, not a position,
 so quick taps on several cards all count; sorting is idempotent."""
@@ -98,6 +105,10 @@ class Tavolo:
         self.publisher = Publisher(bot)
         self._locks: dict[int, asyncio.Lock] = {}
         self._engines: dict[int, tuple[int, games.GameMatch]] = {}
+        self.table_delay = TABLE_DELAY
+        self._table_due: dict[int, float] = {}
+        self._table_edited: dict[int, float] = {}
+        self._table_wake: dict[int, asyncio.Event] = {}
         self._panels: dict[int, bool] = {}
         self._blocked: set[tuple[int, int]] = set()
         self._background: set[asyncio.Task[None]] = set()
@@ -492,10 +503,24 @@ class Tavolo:
         assert isinstance(match, scopone.Match)
         return hand_render.scopone_hand(record.id, seat, match.view(seat), ui, names, title, lang)
 
-    def request_table(self, match_id: int) -> None:
-        """Schedule a (coalesced) edit of the group's table message."""
+    def request_table(self, match_id: int, quiet: bool = False) -> None:
+        """Schedule a (coalesced) edit of the group's table message.
+
+        The edit waits ``table_delay`` seconds so that moves made meanwhile join it (a group
+        takes about 20 messages a minute); a ``quiet`` move (a draw) waits three times as long,
+        so it often shows together with the discard that follows it.
+        """
+        loop = asyncio.get_running_loop()
+        due = loop.time() + self.table_delay * (3 if quiet else 1)
+        if self.table_delay:
+            due = max(due, self._table_edited.get(match_id, 0.0) + GROUP_SPACING)
+        if due < self._table_due.get(match_id, float("inf")):
+            self._table_due[match_id] = due
+            self._table_wake.setdefault(match_id, asyncio.Event()).set()
 
         async def job() -> None:
+            await self._until_due(match_id)
+            self._table_edited[match_id] = asyncio.get_running_loop().time()
             record = self.store.get_match(match_id)
             chat_id = record.table_chat_id or record.chat_id
             rendered = self.table_view(record)
@@ -508,6 +533,15 @@ class Tavolo:
                 self.store.set_table_digest(match_id, shown)
 
         self.publisher.coalesce(("table", match_id), job)
+
+    async def _until_due(self, match_id: int) -> None:
+        loop = asyncio.get_running_loop()
+        wake = self._table_wake.setdefault(match_id, asyncio.Event())
+        while (remaining := self._table_due.get(match_id, 0.0) - loop.time()) > 0:
+            wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), remaining)
+        self._table_due.pop(match_id, None)
 
     def request_hand(self, match_id: int, seat: int) -> None:
         """Schedule an edit (or a send) of one seat's hand message, coalesced."""
@@ -562,10 +596,24 @@ class Tavolo:
             await self.publisher.delete(seat_record.turn_chat_id, seat_record.turn_message_id)
         lang = self.user_lang(seat_record.user_id)
         text = t(lang, "notify.turn", group=escape(self.group_title(record.chat_id)))
+        text += "\n" + self.turn_facts(record, seat, lang)
         message_id = await self.publisher.send(seat_record.user_id, text)
+        if message_id is None:
+            await self.report_blocked(record, seat)
         self.store.set_turn_message(
             record.id, seat, seat_record.user_id if message_id else None, message_id
         )
+
+    def turn_facts(self, record: MatchRecord, seat: int, lang: str) -> str:
+        """What the bell shows: the discard pile (Scala 40) or the table's cards (Scopone)."""
+        match = self.engine(record)
+        if isinstance(match, scala40.Match):
+            view = match.view(seat)
+            top = show_card(view.discard_top) if view.discard_top else "—"
+            return t(lang, "hand.piles", card=top, stock=view.stock_size)
+        assert isinstance(match, scopone.Match)
+        cards = " ".join(show_card(str(c)) for c in match.view(seat).table) or "—"
+        return t(lang, "hand.scopone_table", cards=cards)
 
     def render_all(self, record: MatchRecord, previous_to_play: int | None) -> None:
         """After a start or a resume: the table, every hand, and the turn notification."""
@@ -857,7 +905,8 @@ class Tavolo:
         if ui_after is not None and seat is not None:
             self.store.update_seat_ui(record.id, seat, ui_after.version, **ui_changes(ui_after))
         record = self.store.get_match(record.id)
-        self.after_move(record, match, seat, before_to_play, before_hand)
+        quiet = getattr(applied, "kind", "") == "draw"
+        self.after_move(record, match, seat, before_to_play, before_hand, quiet)
         return Answer()
 
     def after_move(
@@ -867,11 +916,12 @@ class Tavolo:
         mover: int | None,
         before_to_play: int | None,
         before_hand: int,
+        quiet: bool = False,
     ) -> None:
         """Schedule what a committed move shows: the table, the hands that changed, the end of
         a hand or match in the group, the next player's bell. Texts are rendered now, from
         this very state; the sending happens after the press is answered."""
-        self.request_table(record.id)
+        self.request_table(record.id, quiet)
         new_hand = getattr(match, "hand_number", 0) != before_hand
         messages: list[Rendered] = []
         if new_hand or match.is_over:
@@ -880,7 +930,8 @@ class Tavolo:
                 messages.append((summary, None))
             seats = list(range(len(record.seats)))
         else:
-            seats = sorted({s for s in (mover, before_to_play, match.to_play) if s is not None})
+            # Other hands do not show others' moves: only the mover's hand changes.
+            seats = [mover] if mover is not None else []
         for seat in seats:
             self.request_hand(record.id, seat)
         if match.is_over:

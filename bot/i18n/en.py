@@ -219,4 +219,7 @@ TEXTS: dict[str, str] = {
     "opt.primiera_all_suits": "Primiera needs all suits",
     "opt.target": "Points to win",
     "opt.line": "{label}: {value}",
+    "hand.idle": "On your turn: 🂠 draw, or select ⤴ the discard with the cards that use it.",
+    "hand.scopone_idle": "On your turn, tap a card to play it.",
+    "btn.top": "⤴ Discard",
 }

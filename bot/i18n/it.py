@@ -219,4 +219,7 @@ TEXTS: dict[str, str] = {
     "opt.primiera_all_suits": "Primiera con tutti i semi",
     "opt.target": "Punti per vincere",
     "opt.line": "{label}: {value}",
+    "hand.idle": "Al tuo turno: 🂠 pesca, oppure seleziona ⤴ lo scarto con le carte che lo usano.",
+    "hand.scopone_idle": "Al tuo turno tocca una carta per giocarla.",
+    "btn.top": "⤴ Scarto",
 }

@@ -10,7 +10,7 @@ from bot import callbacks
 from bot.hand_ui import FREED, TOP, HandUI, display, staged_tokens
 from bot.i18n import t
 from bot.render import cards as show
-from bot.render.table import clip, name_of
+from bot.render.table import clip
 from engine import scala40, scopone
 from engine.errors import InvalidMeld
 
@@ -60,52 +60,55 @@ def scala40_hand(
     lang: str,
     threshold: int,
 ) -> tuple[str, InlineKeyboardMarkup]:
-    """The Scala 40 hand message of ``seat``: status, piles, staged melds; card and action keys."""
+    """The Scala 40 hand message of ``seat``: cards as buttons, then the actions.
+
+    Between the player's own turns the message does not change when others move (so a turn
+    costs few Bot API calls): it shows the draw-phase keys, the discard as ``⤴`` and the staged
+    melds; the bell of the player's turn says what the discard is. After drawing it shows the
+    play-phase keys, the piles and the melds on the table.
+    """
     keys = HandKeys(match_id, seat, ui, lang)
-    my_turn = view.to_play == seat and view.result is None
-    top = view.discard_top if my_turn and view.phase == "draw" else None
+    running = view.result is None and view.phase in ("draw", "play")
+    playing = running and view.to_play == seat and view.phase == "play"
     shown = display(view.hand, ui)
-    text = _s40_text(view, ui, names, group, lang, threshold, my_turn, top)
     card_buttons = []
-    if top is not None:
-        mark = "✓" if TOP in ui.selected else "⤴"
-        card_buttons.append(keys.button(f"{mark}{show.card(top)}", "t", TOP))
+    if running and not playing:
+        mark = "✓" if TOP in ui.selected else ""
+        card_buttons.append(keys.button(mark + keys.label("btn.top"), "t", TOP))
     if ui.mode == "swap":
         card_buttons.append(keys.button(("✓" if FREED in ui.selected else "") + "🃏", "t", FREED))
     for key, face in shown:
         mark = "✓" if key in ui.selected else ""
         card_buttons.append(keys.button(mark + show.card(face), "t", key.replace("#", ".")))
     keyboard = rows(card_buttons)
-    keyboard += _s40_actions(keys, view, ui, my_turn, top)
+    keyboard += _s40_actions(keys, view, ui, running, playing)
+    text = _s40_text(view, ui, group, lang, threshold, running, playing)
     return text, InlineKeyboardMarkup(keyboard)
 
 
 def _s40_text(
     view: scala40.View,
     ui: HandUI,
-    names: list[str],
     group: str,
     lang: str,
     threshold: int,
-    my_turn: bool,
-    top: str | None,
+    running: bool,
+    playing: bool,
 ) -> str:
     lines = [t(lang, "hand.title", game=t(lang, "game.scala40"), group=escape(group))]
-    if view.result is not None or view.phase == "over":
+    top = view.discard_top
+    if not running:
         lines.append(t(lang, "hand.over"))
-    elif not my_turn:
-        lines.append(t(lang, "hand.wait", name=name_of(names, view.to_play or 0)))
-    elif view.phase == "draw":
-        lines.append(t(lang, "hand.draw", card=show.card(view.discard_top or "JK")))
-    elif view.opened[view.seat]:
-        lines.append(t(lang, "hand.play"))
+    elif not playing:
+        lines.append(t(lang, "hand.idle"))
     else:
-        lines.append(t(lang, "hand.play_not_open", threshold=threshold))
-    top_text = show.card(view.discard_top) if view.discard_top else "—"
-    lines.append(t(lang, "hand.piles", card=top_text, stock=view.stock_size))
-    if view.melds:
-        melds = " · ".join(f"{m.number}) {show.meld(m.cards, m.jokers)}" for m in view.melds)
-        lines.append(t(lang, "hand.melds", melds=melds))
+        key = "hand.play" if view.opened[view.seat] else "hand.play_not_open"
+        lines.append(t(lang, key, threshold=threshold))
+        top_text = show.card(top) if top else "—"
+        lines.append(t(lang, "hand.piles", card=top_text, stock=view.stock_size))
+        if view.melds:
+            melds = " · ".join(f"{m.number}) {show.meld(m.cards, m.jokers)}" for m in view.melds)
+            lines.append(t(lang, "hand.melds", melds=melds))
     if ui.staged:
         staged = " | ".join(show.cards(m) for m in staged_tokens(ui, top))
         total = staged_total(ui, top)
@@ -124,7 +127,7 @@ def _s40_text(
 
 
 def _s40_actions(
-    keys: HandKeys, view: scala40.View, ui: HandUI, my_turn: bool, top: str | None
+    keys: HandKeys, view: scala40.View, ui: HandUI, running: bool, playing: bool
 ) -> list[list[InlineKeyboardButton]]:
     if ui.mode == "attach":
         numbers = [
@@ -138,35 +141,9 @@ def _s40_actions(
         ]
         return [*rows(choices), [keys.button(keys.label("btn.cancel"), "cl")]]
     out: list[list[InlineKeyboardButton]] = []
+    if running:
+        out += _s40_turn_rows(keys, view, ui, playing)
     selected = len(ui.selected)
-    opened = view.opened[view.seat]
-    if my_turn and view.phase in ("draw", "play"):
-        row: list[InlineKeyboardButton] = []
-        if view.phase == "draw":
-            row.append(keys.button(keys.label("btn.draw"), "dr"))
-        drawn_or_top = view.phase == "play" or TOP in ui.selected
-        if selected and drawn_or_top and (opened or ui.mode == "swap"):
-            row += [
-                keys.button(keys.label("btn.meld"), "md"),
-                keys.button(keys.label("btn.attach"), "at"),
-            ]
-        if selected and not opened:
-            row.append(keys.button(keys.label("btn.stage"), "sg"))
-        out.append(row)
-        action_row: list[InlineKeyboardButton] = []
-        if ui.staged and not opened:
-            total = staged_total(ui, top)
-            action_row.append(
-                keys.button(keys.label("btn.open", total=total if total is not None else "?"), "op")
-            )
-            action_row.append(keys.button(keys.label("btn.unstage"), "us"))
-        if view.phase == "play" and selected == 1 and ui.selected[0] not in (TOP, FREED):
-            face = ui.selected[0].split("#")[0]
-            action_row.append(keys.button(keys.label("btn.discard", card=show.card(face)), "ds"))
-            if opened and ui.mode != "swap":
-                action_row.append(keys.button(keys.label("btn.swap"), "sw"))
-        if action_row:
-            out.append(action_row)
     tools = [
         keys.button(keys.label("btn.sort_suit"), "ss"),
         keys.button(keys.label("btn.sort_rank"), "sr"),
@@ -175,10 +152,40 @@ def _s40_actions(
         tools.append(keys.button(keys.label("btn.move"), "mv"))
     if selected or ui.mode:
         tools.append(keys.button(keys.label("btn.clear"), "cl"))
-    if my_turn:
+    if running:
         tools.append(keys.button(keys.label("btn.hint"), "hn"))
     out.append(tools)
     return [row for row in out if row]
+
+
+def _s40_turn_rows(
+    keys: HandKeys, view: scala40.View, ui: HandUI, playing: bool
+) -> list[list[InlineKeyboardButton]]:
+    """The draw-phase keys (also shown while waiting) or the play-phase keys."""
+    selected = len(ui.selected)
+    opened = view.opened[view.seat]
+    row: list[InlineKeyboardButton] = []
+    if not playing:
+        row.append(keys.button(keys.label("btn.draw"), "dr"))
+    can_lay = playing or TOP in ui.selected
+    if selected and can_lay and (opened or ui.mode == "swap"):
+        row += [
+            keys.button(keys.label("btn.meld"), "md"),
+            keys.button(keys.label("btn.attach"), "at"),
+        ]
+    if selected and not opened:
+        row.append(keys.button(keys.label("btn.stage"), "sg"))
+    actions: list[InlineKeyboardButton] = []
+    if ui.staged and not opened:
+        total = staged_total(ui, view.discard_top)
+        label = keys.label("btn.open", total=total if total is not None else "?")
+        actions += [keys.button(label, "op"), keys.button(keys.label("btn.unstage"), "us")]
+    if playing and selected == 1 and ui.selected[0] not in (TOP, FREED):
+        face = ui.selected[0].split("#")[0]
+        actions.append(keys.button(keys.label("btn.discard", card=show.card(face)), "ds"))
+        if opened and ui.mode != "swap":
+            actions.append(keys.button(keys.label("btn.swap"), "sw"))
+    return [row, actions]
 
 
 def scopone_hand(
@@ -194,12 +201,7 @@ def scopone_hand(
     keys = HandKeys(match_id, seat, ui, lang)
     lines = [t(lang, "hand.title", game=t(lang, "game.scopone"), group=escape(group))]
     my_turn = view.to_play == seat and view.result is None
-    if view.result is not None:
-        lines.append(t(lang, "hand.over"))
-    elif not my_turn:
-        lines.append(t(lang, "hand.wait", name=name_of(names, view.to_play or 0)))
-    table = show.cards([str(c) for c in view.table]) if view.table else "—"
-    lines.append(t(lang, "hand.scopone_table", cards=table))
+    lines.append(t(lang, "hand.over" if view.result is not None else "hand.scopone_idle"))
     keyboard: list[list[InlineKeyboardButton]]
     if ui.mode == "capture" and my_turn:
         card = ui.pending

@@ -79,11 +79,10 @@ class TestHandKeyboards:
         )
         check_keyboard(markup)
         assert "&lt;Gruppo&gt;" in text
-        assert "Tocca a te: pesca dal tallone o raccogli" in text
+        assert "Al tuo turno: 🂠 pesca" in text
         first = markup.inline_keyboard[0][0]
-        assert (
-            first.text.startswith("⤴") and first.callback_data == f"h:987654321:{seat}:123456:t:^"
-        )
+        assert first.text == "⤴ Scarto"
+        assert first.callback_data == f"h:987654321:{seat}:123456:t:^"
 
     def test_scopone_capture_choice(self) -> None:
         m = scopone.new_match(seed=3)

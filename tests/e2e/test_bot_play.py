@@ -67,8 +67,10 @@ async def test_scopone_capture_choice_and_refused_presses(
         await settle(server, service)
         record = service.store.get_match(match_id)
         anna, luca = server.user(1001), server.user(1002)
+        table = server.message(GROUP, record.table_message_id or 0)
+        assert table is not None and "In tavola: A♥ 3♥ 4♠ 5♦ J♣" in table.text
         hand = server.message(1001, record.seats[0].hand_message_id or 0)
-        assert hand is not None and "In tavola: A♥ 3♥ 4♠ 5♦ J♣" in hand.text
+        assert hand is not None
         queen = button_data(hand, "Q♥")
 
         # Someone else's button: Luca forges a press of Anna's card from his own hand message.

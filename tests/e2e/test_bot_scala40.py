@@ -14,6 +14,7 @@ import pytest
 from bot_harness import button_data, keyboard_data, running_bot, settle
 from fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
 
+from bot.i18n import t
 from bot.render.cards import card as pretty
 from bot.service import Tavolo
 from engine.scala40 import Options
@@ -58,8 +59,11 @@ def rigged_store(database: Path) -> int:
 class Player:
     """A simulated player pressing the buttons of their private hand message."""
 
-    def __init__(self, server: FakeTelegramServer, service: Tavolo, user: FakeUser, match_id: int):
+    def __init__(
+        self, server: FakeTelegramServer, service: Tavolo, user: FakeUser, match_id: int, lang: str
+    ) -> None:
         self.server, self.service, self.user, self.match_id = server, service, user, match_id
+        self.lang = lang
 
     def hand(self) -> FakeMessage:
         record = self.service.store.get_match(self.match_id)
@@ -79,7 +83,7 @@ class Player:
 
     async def select(self, *cards: str) -> None:
         for card in cards:
-            label = "⤴" + pretty(card[1:]) if card.startswith("^") else pretty(card)
+            label = t(self.lang, "btn.top") if card == "^" else pretty(card)
             buttons = keyboard_data(self.hand())
             if label not in buttons and "✓" + label in buttons:
                 label = "✓" + label  # pressing a selected card unselects it
@@ -108,8 +112,8 @@ async def test_rigged_hand_through_the_buttons(
     match_id = rigged_store(tmp_path / "t.db")
     async with running_bot(server, tmp_path / "t.db") as service:
         await settle(server, service)
-        anna = Player(server, service, anna_user, match_id)
-        luca = Player(server, service, luca_user, match_id)
+        anna = Player(server, service, anna_user, match_id, "it")
+        luca = Player(server, service, luca_user, match_id, "en")
         assert (
             "Luca</b>"
             in server.message(GROUP, service.store.get_match(match_id).table_message_id).source
@@ -158,7 +162,7 @@ async def test_rigged_hand_through_the_buttons(
         await luca.press("🗑 Discard 8♣")
 
         # Anna takes the discard to open (S40-3.1b): 3-8 of clubs (33) + 4-4-4 (12) = 45.
-        await anna.select("^8C", "3C", "4C", "5C", "6C", "7C")
+        await anna.select("^", "3C", "4C", "5C", "6C", "7C")
         await anna.press("➕ Prepara")
         await anna.select("4S", "4H", "4D")
         await anna.press("➕ Prepara")
@@ -202,4 +206,6 @@ async def test_rigged_hand_through_the_buttons(
             "swap 1 5H attach 2 JK=AS",
             "discard 2D",
         ]
-        assert server.last_message(LUCA, from_bot=True).text == "🔔 Your turn in Tavolo di prova!"  # type: ignore[union-attr]
+        assert server.last_message(LUCA, from_bot=True).text == (
+            "🔔 Your turn in Tavolo di prova!\nDiscard: 2♦ · Stock: 78"
+        )  # type: ignore[union-attr]
