@@ -22,12 +22,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
 
-from fake_telegram import FakeMessage, FakeTelegramServer  # noqa: E402
+from fake_telegram import FakeMessage, FakeTelegramServer
 
-from bot.app import build_application  # noqa: E402
-from bot.service import Tavolo  # noqa: E402
-from engine.scala40 import Options, new_match  # noqa: E402
-from storage import Store  # noqa: E402
+from bot.app import build_application
+from bot.service import Tavolo
+from engine.scala40 import Options, new_match
+from storage import Store
 
 GROUP_BASE, USER_BASE = -2_000_000, 3_000_000
 
