@@ -64,10 +64,15 @@ DESCRIPTIONS = {
 
 
 def build_application(
-    token: str, store: Store, base_url: str | None = None, table_delay: float | None = None
+    token: str,
+    store: Store,
+    base_url: str | None = None,
+    table_delay: float | None = None,
+    computer_pause: float | None = None,
 ) -> Application:  # type: ignore[type-arg]
     """The bot's Application over ``store``; ``base_url`` points at another Bot API server;
-    ``table_delay`` (seconds) is how long a table edit waits to gather moves."""
+    ``table_delay`` (seconds) is how long a table edit waits to gather moves, ``computer_pause``
+    how long a computer seat waits before its move (tests set both to 0)."""
     builder = ApplicationBuilder().token(token).rate_limiter(AIORateLimiter(max_retries=3))
     if base_url:
         builder = builder.base_url(base_url).base_file_url(base_url.replace("/bot", "/file/bot"))
@@ -76,6 +81,8 @@ def build_application(
     service = Tavolo(store, application.bot)
     if table_delay is not None:
         service.table_delay = table_delay
+    if computer_pause is not None:
+        service.computer_pause = computer_pause
     application.bot_data["tavolo"] = service
     register(application)
     return application

@@ -44,6 +44,7 @@ from bot.render.cards import card as show_card
 from engine import games, scala40, scopone
 from engine.cards import secure_seed
 from engine.errors import IllegalAction, InvalidMeld
+from engine.scala40.greedy import greedy_action as scala40_greedy
 from engine.scala40.hints import action_joker_choices, meld_joker_choices
 from storage import MatchNotFound, MatchRecord, PlayerResult, SeatRecord, StaleVersion, Store
 
@@ -56,6 +57,8 @@ GROUP_SPACING = 3.0
 """Seconds between two table edits in one group: Telegram takes about 20 messages a minute per
 group, so edits are paced here, rendering the latest state when the slot comes, instead of
 queueing stale states in the rate limiter."""
+COMPUTER_PAUSE = 1.2
+"""Seconds a computer seat waits before its move, so the table reads like a game."""
 LENIENT_OPS = ("t", "ss", "sr")
 """Hand presses accepted from an older keyboard: a card toggle names its card, not a position,
 so quick taps on several cards all count; sorting is idempotent."""
@@ -111,6 +114,8 @@ class Tavolo:
         self._table_wake: dict[int, asyncio.Event] = {}
         self._panels: dict[int, bool] = {}
         self._blocked: set[tuple[int, int]] = set()
+        self._driving: set[int] = set()
+        self.computer_pause = COMPUTER_PAUSE
         self._background: set[asyncio.Task[None]] = set()
         self.titles: dict[int, str] = {}
 
@@ -621,7 +626,9 @@ class Tavolo:
         for seat in range(len(record.seats)):
             self.request_hand(record.id, seat)
         match = self.engine(record)
-        if match.to_play is not None and match.to_play != previous_to_play:
+        if match.to_play is not None and self.is_computer(record, match, match.to_play):
+            self.drive_computers(record.id)
+        elif match.to_play is not None and match.to_play != previous_to_play:
             self.spawn(self._announce(record.id, record.chat_id, [], match.to_play))
 
     # --- moves ----------------------------------------------------------------------------------
@@ -901,6 +908,9 @@ class Tavolo:
         except StaleVersion:
             self.forget(record.id)
             return Answer(t(lang, "ans.stale"))
+        except BaseException:
+            self.forget(record.id)  # the cached engine is ahead of the store now
+            raise
         self._engines[record.id] = (version, match)
         if ui_after is not None and seat is not None:
             self.store.update_seat_ui(record.id, seat, ui_after.version, **ui_changes(ui_after))
@@ -937,7 +947,41 @@ class Tavolo:
         if match.is_over:
             messages.append(self.final_ranking(record, match))
         bell = match.to_play if match.to_play != before_to_play and not match.is_over else None
+        if match.to_play is not None and self.is_computer(record, match, match.to_play):
+            bell = None
+            self.drive_computers(record.id)
         self.spawn(self._announce(record.id, record.chat_id, messages, bell))
+
+    # --- computer seats ---------------------------------------------------------------------
+
+    @staticmethod
+    def is_computer(record: MatchRecord, match: games.GameMatch, seat: int) -> bool:
+        """A seat the bot plays: a computer player, or a Scopone seat whose player abandoned."""
+        if record.seats[seat].is_computer:
+            return True
+        return isinstance(match, scopone.Match) and seat in match.computer_seats
+
+    def drive_computers(self, match_id: int) -> None:
+        """Play the computer seats' turns, each after a short, human-looking pause."""
+        if match_id not in self._driving:
+            self._driving.add(match_id)
+            self.spawn(self._computer_turns(match_id))
+
+    async def _computer_turns(self, match_id: int) -> None:
+        try:
+            while True:
+                await asyncio.sleep(self.computer_pause)
+                async with self.lock(match_id):
+                    record = self.store.get_match(match_id)
+                    if record.status != "playing":
+                        return
+                    match = self.engine(record)
+                    seat = match.to_play
+                    if seat is None or not self.is_computer(record, match, seat):
+                        return
+                    await self.move(record, seat, str(computer_action(match)), "it")
+        finally:
+            self._driving.discard(match_id)
 
     async def _announce(
         self, match_id: int, chat_id: int, messages: list[Rendered], bell: int | None
@@ -1201,6 +1245,7 @@ class Tavolo:
                 self.request_table(record.id)
                 for seat in range(len(record.seats)):
                     self.request_hand(record.id, seat)
+                self.drive_computers(record.id)
             count += 1
         return count
 
@@ -1212,6 +1257,14 @@ def engine_error(lang: str, error: IllegalAction | InvalidMeld) -> str:
         for key, value in error.details.items()
     }
     return error_text(lang, error.code, error.message, **details)
+
+
+def computer_action(match: games.GameMatch) -> Any:
+    """The move of the computer seat to play (the greedy players of the engines)."""
+    if isinstance(match, scala40.Match):
+        return scala40_greedy(match)
+    assert isinstance(match, scopone.Match)
+    return scopone.greedy_action(match)
 
 
 def hands_won(match: games.GameMatch, seat: int) -> int:

@@ -18,7 +18,9 @@ from storage import Store
 async def running_bot(server: FakeTelegramServer, database: Path) -> AsyncIterator[Tavolo]:
     """The bot's Application (post_init included) polling the fake server, on ``database``."""
     store = Store.open(f"sqlite:///{database}")
-    application: Any = build_application(server.token, store, server.base_url, table_delay=0)
+    application: Any = build_application(
+        server.token, store, server.base_url, table_delay=0, computer_pause=0
+    )
     try:
         async with server.run(application):
             service = application.bot_data["tavolo"]

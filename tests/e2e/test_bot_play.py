@@ -34,6 +34,7 @@ def store_match(database: Path, game: str, people: int, state_json: str, options
         for user, name, lang in PEOPLE[:people]:
             store.upsert_user(user, name, lang)
             store.set_private_chat(user, True)
+        store.set_chat_title(GROUP, "Circolo")
         first = PEOPLE[0]
         record = store.create_match(GROUP, game, options, first[0], first[1], seed=7)
         for user, name, _ in PEOPLE[1:people]:
@@ -147,3 +148,37 @@ async def test_restart_mid_turn_goes_on_from_the_same_messages(
         assert [m.action for m in service.store.moves(match_id)] == ["draw", "discard 2S"]
         table = server.message(GROUP, table_id or 0)
         assert table is not None and "· Luca scarta 2♠" in table.text
+
+
+async def test_scopone_abandon_hands_the_seat_to_the_computer(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """SC-6.2: a player who abandons is replaced by a computer player for the rest of the match."""
+    server = fake_telegram
+    add_people(server, 4)
+    match = build_position(
+        ["QH 2C 6S", "KS 2D 6H", "KC 2S 6C", "KD 2H 6D"], "AH 3H 4S 5D JC", to_play=0
+    )
+    match_id = store_match(
+        tmp_path / "a.db", "scopone", 4, match.to_json(), ScoponeOptions().to_dict()
+    )
+    async with running_bot(server, tmp_path / "a.db") as service:
+        await settle(server, service)
+        anna = server.user(1001)
+        anna.send(1001, "/abbandona")
+        await settle(server, service)
+        question = server.last_message(1001, from_bot=True)
+        assert question is not None and question.text == (
+            "Abbandonare la partita in Circolo? La perdi."
+        )
+        answer = await anna.press(
+            1001, question.message_id, button_data(question, "✅ Sì")
+        ).answered()
+        assert answer["text"] == "Hai abbandonato la partita."
+        await settle(server, service)
+        moves = [(m.seat, m.action) for m in service.store.moves(match_id)]
+        assert moves[0] == (0, "abandon")
+        assert moves[1] == (0, "play 6S take AH 5D")  # the computer (greedy) played for her
+        record = service.store.get_match(match_id)
+        assert service.engine(record).to_play == 3  # Sara's turn now, a person: it waits
+        assert len(moves) == 2
