@@ -1165,29 +1165,35 @@ class Tavolo:
         return count
 
     async def rematch(self, match_id: int, user_id: int) -> Answer:
-        """The rematch button: a new lobby with the same players and options."""
+        """The rematch button: a new lobby with the same players, seats and options."""
         lang = self.user_lang(user_id)
-        record = self.record_or_none(match_id)
-        if record is None or record.status not in ("finished",):
-            return Answer(t(lang, "ans.stale"))
-        if self.store.active_match_in_chat(record.chat_id) is not None:
-            return Answer(t(lang, "ans.stale"))
-        new = self.store.create_match(
-            record.chat_id,
-            record.game,
-            record.options,
-            user_id,
-            next((s.name for s in record.seats if s.user_id == user_id), str(user_id)),
-            secure_seed(),
-        )
-        for seat in record.seats:
-            self.store.add_seat(new.id, seat.user_id, seat.name, seat.computer_level)
-        new = self.store.get_match(new.id)
-        message_id = await self.publisher.send(
-            new.chat_id, *self.lobby_view(new, self.group_lang(new.chat_id))
-        )
-        if message_id is not None:
-            self.store.set_table_message(new.id, new.chat_id, message_id)
+        async with self.lock(match_id):
+            record = self.record_or_none(match_id)
+            if record is None or record.status != "finished":
+                return Answer(t(lang, "ans.stale"))
+            presser = record.seat_of(user_id)
+            if presser is None:
+                return Answer(t(lang, "ans.not_joined"))
+            if self.store.active_match_in_chat(record.chat_id) is not None:
+                return Answer(t(lang, "ans.stale"))
+            new = self.store.create_match(
+                record.chat_id,
+                record.game,
+                record.options,
+                user_id,
+                record.seats[presser].name,
+                secure_seed(),
+            )
+            others = [s for s in record.seats if s.seat != presser]
+            for seat in others:
+                new = self.store.add_seat(new.id, seat.user_id, seat.name, seat.computer_level)
+            # new seat 0 is the presser, then the others in order: put everyone back in place
+            order = [0 if s.seat == presser else 1 + others.index(s) for s in record.seats]
+            new = self.store.reorder_seats(new.id, order)
+            rendered = self.lobby_view(new, self.group_lang(new.chat_id))
+            message_id = await self.publisher.send(new.chat_id, *rendered)
+            if message_id is not None:
+                self.store.set_table_message(new.id, new.chat_id, message_id)
         return Answer()
 
     # --- Telegram's own events -------------------------------------------------------------------

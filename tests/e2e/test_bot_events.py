@@ -139,3 +139,74 @@ async def test_a_player_who_blocked_the_bot_is_reported(
         assert warning is not None and warning.text.startswith(
             "⚠️ Anna non riceve i miei messaggi: apri la chat con me da qui https://t.me/"
         )
+
+
+async def test_commands_and_the_rematch(fake_telegram: FakeTelegramServer, tmp_path: Path) -> None:
+    """/punti, /regole, /tavolo (re-posted at the bottom, then edited), /stop (confirmed by the
+    host), and after an abandonment the rematch button opens a lobby with the same seats."""
+    server = fake_telegram
+    people(server)
+    match_id = two_player_match(tmp_path / "e.db")
+    anna, luca = server.user(ANNA), server.user(LUCA)
+    async with running_bot(server, tmp_path / "e.db") as service:
+        await settle(server, service)
+        first_table = service.store.get_match(match_id).table_message_id
+        anna.send(GROUP, "/punti")
+        await settle(server, service)
+        assert server.last_message(GROUP, from_bot=True).text == "Punteggio\nAnna: 0\nLuca: 0"  # type: ignore[union-attr]
+        anna.send(GROUP, "/regole")
+        await settle(server, service)
+        rules = server.last_message(GROUP, from_bot=True)
+        assert rules is not None and "Limite punti: 101" in rules.text and "Jolly: sì" in rules.text
+        anna.send(GROUP, "/tavolo")
+        await settle(server, service)
+        table = server.last_message(GROUP, from_bot=True)
+        assert table is not None and table.text.startswith("🃏 Scala 40 · mano 1")
+        assert service.store.get_match(match_id).table_message_id == table.message_id != first_table
+        # Luca (not the host, not an admin) may not stop the match.
+        luca.send(GROUP, "/stop")
+        await settle(server, service)
+        assert server.last_message(GROUP, from_bot=True).text == (  # type: ignore[union-attr]
+            "Solo chi organizza o un amministratore può farlo."
+        )
+        # Luca abandons: Anna wins; the ranking offers a rematch.
+        luca.send(LUCA, "/abandon")
+        await settle(server, service)
+        question = server.last_message(LUCA, from_bot=True)
+        assert question is not None
+        await luca.press(LUCA, question.message_id, button_data(question, "✅ Sì")).answered()
+        await settle(server, service)
+        ranking = server.last_message(GROUP, from_bot=True)
+        assert (
+            ranking is not None and ranking.text.splitlines()[0] == "🏆 Partita finita! Vince Anna."
+        )
+        await luca.press(GROUP, ranking.message_id, button_data(ranking, "🔄 Rivincita")).answered()
+        await settle(server, service)
+        lobby = service.store.active_match_in_chat(GROUP)
+        assert lobby is not None and lobby.status == "lobby" and lobby.id != match_id
+        assert [s.name for s in lobby.seats] == ["Anna", "Luca"]
+        assert lobby.creator_id == LUCA
+
+
+async def test_retry_after_is_honoured(fake_telegram: FakeTelegramServer, tmp_path: Path) -> None:
+    """A 429 with retry_after on the table edit: the edit is made again, after the wait."""
+    server = fake_telegram
+    people(server)
+    match_id = two_player_match(tmp_path / "e.db")
+    async with running_bot(server, tmp_path / "e.db") as service:
+        await settle(server, service)
+        record = service.store.get_match(match_id)
+        hand = server.message(LUCA, record.seats[1].hand_message_id or 0)
+        assert hand is not None
+        server.fail_next("editMessageText", error_code=429, retry_after=1)
+        await (
+            server.user(LUCA).press(LUCA, hand.message_id, button_data(hand, "🂠 Pesca")).answered()
+        )
+        await settle(server, service)
+        edits = server.calls_of("editMessageText")
+        assert [c.ok for c in edits[-3:]].count(False) == 1
+        table = server.message(GROUP, record.table_message_id or 0)
+        hand = server.message(LUCA, hand.message_id)
+        assert table is not None and "· Luca pesca" in table.text
+        assert hand is not None and "Cala, attacca o scarta" not in hand.text  # Luca is not open
+        assert "prepara i giochi per aprire" in hand.text
