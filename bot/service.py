@@ -14,7 +14,7 @@ import logging
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, replace
 from html import escape
-from typing import Any
+from typing import Any, NamedTuple
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import TelegramError
@@ -62,6 +62,17 @@ COMPUTER_PAUSE = 1.2
 LENIENT_OPS = ("t", "ss", "sr")
 """Hand presses accepted from an older keyboard: a card toggle names its card, not a position,
 so quick taps on several cards all count; sorting is idempotent."""
+
+
+class LobbyPress(NamedTuple):
+    """A lobby button press, as the lobby's handlers take it."""
+
+    record: MatchRecord
+    data: callbacks.Callback
+    user_id: int
+    name: str
+    lang: str
+    admin: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,7 +320,7 @@ class Tavolo:
             }.get(data.op)
             if handler is None:
                 return Answer(t(lang, "ans.stale"))
-            return await handler(record, data, user_id, name, is_admin, lang)
+            return await handler(LobbyPress(record, data, user_id, name, lang, is_admin))
 
     async def _refresh_lobby(self, match_id: int, options_panel: bool = False) -> None:
         """Schedule an edit of the lobby message (coalesced: the latest state is shown)."""
@@ -326,15 +337,8 @@ class Tavolo:
 
         self.publisher.coalesce(("lobby", match_id), job)
 
-    async def _join(
-        self,
-        record: MatchRecord,
-        data: callbacks.Callback,
-        user_id: int,
-        name: str,
-        is_admin: bool,
-        lang: str,
-    ) -> Answer:
+    async def _join(self, press: LobbyPress) -> Answer:
+        record, user_id, name, lang = press.record, press.user_id, press.name, press.lang
         if record.seat_of(user_id) is not None:
             return Answer(t(lang, "ans.already_joined"))
         if len(record.seats) >= SEATS[record.game][1]:
@@ -356,15 +360,8 @@ class Tavolo:
                 await self._refresh_lobby(record.id)
             return True
 
-    async def _leave(
-        self,
-        record: MatchRecord,
-        data: callbacks.Callback,
-        user_id: int,
-        name: str,
-        is_admin: bool,
-        lang: str,
-    ) -> Answer:
+    async def _leave(self, press: LobbyPress) -> Answer:
+        record, user_id, lang = press.record, press.user_id, press.lang
         seat = record.seat_of(user_id)
         if seat is None:
             return Answer(t(lang, "ans.not_joined"))
@@ -372,29 +369,15 @@ class Tavolo:
         await self._refresh_lobby(record.id)
         return Answer(t(lang, "ans.left"))
 
-    async def _options(
-        self,
-        record: MatchRecord,
-        data: callbacks.Callback,
-        user_id: int,
-        name: str,
-        is_admin: bool,
-        lang: str,
-    ) -> Answer:
+    async def _options(self, press: LobbyPress) -> Answer:
+        record, data, user_id, lang = press.record, press.data, press.user_id, press.lang
         if user_id != record.creator_id:
             return Answer(t(lang, "ans.only_creator"))
         await self._refresh_lobby(record.id, options_panel=data.op == "o")
         return Answer()
 
-    async def _option_value(
-        self,
-        record: MatchRecord,
-        data: callbacks.Callback,
-        user_id: int,
-        name: str,
-        is_admin: bool,
-        lang: str,
-    ) -> Answer:
+    async def _option_value(self, press: LobbyPress) -> Answer:
+        record, data, user_id, lang = press.record, press.data, press.user_id, press.lang
         if user_id != record.creator_id:
             return Answer(t(lang, "ans.only_creator"))
         names = option_names(record.game)
@@ -410,34 +393,19 @@ class Tavolo:
         await self._refresh_lobby(record.id, options_panel=True)
         return Answer()
 
-    async def _partners(
-        self,
-        record: MatchRecord,
-        data: callbacks.Callback,
-        user_id: int,
-        name: str,
-        is_admin: bool,
-        lang: str,
-    ) -> Answer:
+    async def _partners(self, press: LobbyPress) -> Answer:
+        record, user_id, lang = press.record, press.user_id, press.lang
         if user_id != record.creator_id:
             return Answer(t(lang, "ans.only_creator"))
         if len(record.seats) == 4:
-            order = [0, 2, 3, 1] if record.seats[1].seat == 1 else [0, 1, 2, 3]
+            # Seats 0+2 play against 1+3: rotating seats 1-3 gives seat 0 each partner in turn.
             self.store.reorder_seats(record.id, [0, 2, 3, 1])
-            del order
         await self._refresh_lobby(record.id)
         return Answer()
 
-    async def _cancel(
-        self,
-        record: MatchRecord,
-        data: callbacks.Callback,
-        user_id: int,
-        name: str,
-        is_admin: bool,
-        lang: str,
-    ) -> Answer:
-        if user_id != record.creator_id and not is_admin:
+    async def _cancel(self, press: LobbyPress) -> Answer:
+        record, user_id, lang = press.record, press.user_id, press.lang
+        if user_id != record.creator_id and not press.admin:
             return Answer(t(lang, "ans.only_creator_admin"))
         self.store.set_status(record.id, "stopped")
         if record.table_chat_id is not None and record.table_message_id is not None:
@@ -448,15 +416,8 @@ class Tavolo:
             )
         return Answer()
 
-    async def _start(
-        self,
-        record: MatchRecord,
-        data: callbacks.Callback,
-        user_id: int,
-        name: str,
-        is_admin: bool,
-        lang: str,
-    ) -> Answer:
+    async def _start(self, press: LobbyPress) -> Answer:
+        record, user_id, lang = press.record, press.user_id, press.lang
         if user_id != record.creator_id:
             return Answer(t(lang, "ans.only_creator"))
         low, high = SEATS[record.game]

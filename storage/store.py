@@ -37,7 +37,7 @@ from alembic.util.exc import CommandError
 from sqlalchemy import Connection, Engine, case, delete, func, insert, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, SQLModel, col, select
 
 from engine.errors import EngineError, SnapshotError
 from engine.games import GAMES, GameMatch, load_match, new_match
@@ -171,6 +171,16 @@ _UI_COLUMNS = (
     col(SeatTable.ui_mode),
     col(SeatTable.ui_pending),
 )
+
+
+_CHAT_COLUMNS: tuple[tuple[type[SQLModel], str], ...] = (
+    (MatchTable, "chat_id"),  # first: its count is the number of matches moved
+    (MatchTable, "active_chat_id"),
+    (MatchTable, "table_chat_id"),
+    (SeatTable, "turn_chat_id"),
+    (ResultTable, "chat_id"),
+)
+"""Every column holding a group's chat id (a supergroup upgrade changes them in place)."""
 
 
 def _user_record(row: UserTable) -> UserRecord:
@@ -986,9 +996,7 @@ class Store:
             row = s.get(ChatTable, chat_id)
             if row is None:
                 return ChatSettings(chat_id, None, {})
-            return ChatSettings(
-                chat_id, row.language, json.loads(row.default_options), row.title
-            )
+            return ChatSettings(chat_id, row.language, json.loads(row.default_options), row.title)
 
     def _change_chat(self, chat_id: int, change: Callable[[ChatTable], None]) -> None:
         def attempt() -> None:
@@ -1056,44 +1064,21 @@ class Store:
                     new_chat = ChatTable(chat_id=new_id, default_options="{}", updated_at=_now())
                     s.add(new_chat)
                 new_chat.language = new_chat.language or old_chat.language
-                merged = json.loads(old_chat.default_options) | json.loads(
-                    new_chat.default_options
-                )
+                merged = json.loads(old_chat.default_options) | json.loads(new_chat.default_options)
                 new_chat.default_options = _dump(merged)
                 new_chat.updated_at = _now()
                 s.delete(old_chat)
                 s.flush()
-            moved = s.exec(
-                update(MatchTable)
-                .where(col(MatchTable.chat_id) == old_id)
-                .values(chat_id=new_id)
-                .execution_options(synchronize_session=False)
-            ).rowcount
-            s.exec(
-                update(MatchTable)
-                .where(col(MatchTable.active_chat_id) == old_id)
-                .values(active_chat_id=new_id)
-                .execution_options(synchronize_session=False)
-            )
-            s.exec(
-                update(MatchTable)
-                .where(col(MatchTable.table_chat_id) == old_id)
-                .values(table_chat_id=new_id)
-                .execution_options(synchronize_session=False)
-            )
-            s.exec(
-                update(SeatTable)
-                .where(col(SeatTable.turn_chat_id) == old_id)
-                .values(turn_chat_id=new_id)
-                .execution_options(synchronize_session=False)
-            )
-            s.exec(
-                update(ResultTable)
-                .where(col(ResultTable.chat_id) == old_id)
-                .values(chat_id=new_id)
-                .execution_options(synchronize_session=False)
-            )
-            return moved
+            counts = [
+                s.exec(
+                    update(table)
+                    .where(col(getattr(table, column)) == old_id)
+                    .values({column: new_id})
+                    .execution_options(synchronize_session=False)
+                ).rowcount
+                for table, column in _CHAT_COLUMNS
+            ]
+            return counts[0]
 
     # --- Results and leaderboards ----------------------------------------------------------------
 

@@ -31,6 +31,13 @@ def name_of(names: list[str], seat: int) -> str:
     return escape(names[seat]) if 0 <= seat < len(names) else f"#{seat}"
 
 
+def header(lang: str, game: str, hand: int, names: list[str], dealer: int) -> str:
+    """The table's first line: game, hand number, dealer."""
+    return t(
+        lang, "table.header", game=t(lang, f"game.{game}"), hand=hand, dealer=name_of(names, dealer)
+    )
+
+
 def deadline_text(lang: str, deadline: datetime | None) -> str:
     """`` (entro le 21:05)`` for a turn deadline, or nothing."""
     if deadline is None:
@@ -73,15 +80,7 @@ def scala40_table(
     deadline: datetime | None = None,
 ) -> str:
     """The Scala 40 table: seats, melds, discard pile, stock, scores, turn, recent moves."""
-    lines = [
-        t(
-            lang,
-            "table.header",
-            game=t(lang, "game.scala40"),
-            hand=view.hand_number,
-            dealer=name_of(names, view.dealer),
-        )
-    ]
+    lines = [header(lang, "scala40", view.hand_number, names, view.dealer)]
     lines += _s40_seats(view, names, lang)
     lines.append("")
     lines += _s40_melds(view, names, lang)
@@ -199,15 +198,7 @@ def scopone_table(
     view: scopone.View, names: list[str], lang: str, deadline: datetime | None = None
 ) -> str:
     """The Scopone table: seats, the cards on the table, captures, scores, turn, recent plays."""
-    lines = [
-        t(
-            lang,
-            "table.header",
-            game=t(lang, "game.scopone"),
-            hand=view.hand_number,
-            dealer=name_of(names, view.dealer),
-        )
-    ]
+    lines = [header(lang, "scopone", view.hand_number, names, view.dealer)]
     for seat in range(4):
         marker = "👉" if seat == view.to_play else "▫️"
         extra = t(lang, "table.computer") if seat in view.computer else ""

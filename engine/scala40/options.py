@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
-from typing import Any
+from dataclasses import dataclass
+
+from engine.options import OptionsBase, check_choice, check_range, check_types
 
 ACE_PENALTIES = ("single_ace_is_1", "last_card_is_1", "always_11")
 FORMATS = ("points", "hands", "race")
 LIMITS = (101, 151, 201, 301, 501)
 TIMEOUT_POLICIES = ("autoplay", "forfeit")
-_TYPES: dict[str, type] = {"bool": bool, "int": int, "str": str}
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
+class Options(OptionsBase):
     """Match options (RULES.md S40). Invalid values raise ``ValueError`` naming the field.
 
     >>> Options(limit=151).limit
@@ -41,24 +41,18 @@ class Options:
     timeout_policy: str = "autoplay"  # S40-14.3
 
     def __post_init__(self) -> None:
-        for field in fields(self):
-            value = getattr(self, field.name)
-            expected = _TYPES[str(field.type)]
-            if type(value) is not expected:
-                raise ValueError(
-                    f"option {field.name}: expected {expected.__name__}, got {value!r}"
-                )
-        _choice("ace_penalty", self.ace_penalty, ACE_PENALTIES)
-        _choice("format", self.format, FORMATS)
-        _choice("limit", self.limit, LIMITS)
-        _choice("timeout_policy", self.timeout_policy, TIMEOUT_POLICIES)
-        _in_range("opening_points", self.opening_points, 1, 200)
-        _in_range("max_restocks", self.max_restocks, 0, 20)
-        _in_range("hands", self.hands, 1, 99)
+        check_types(self)
+        check_choice("ace_penalty", self.ace_penalty, ACE_PENALTIES)
+        check_choice("format", self.format, FORMATS)
+        check_choice("limit", self.limit, LIMITS)
+        check_choice("timeout_policy", self.timeout_policy, TIMEOUT_POLICIES)
+        check_range("opening_points", self.opening_points, 1, 200)
+        check_range("max_restocks", self.max_restocks, 0, 20)
+        check_range("hands", self.hands, 1, 99)
         if self.hands % 2 == 0:
             raise ValueError(f"option hands: must be odd, got {self.hands}")
-        _in_range("match_minutes", self.match_minutes, 0, 24 * 60)
-        _in_range("turn_seconds", self.turn_seconds, 0, 24 * 3600)
+        check_range("match_minutes", self.match_minutes, 0, 24 * 60)
+        check_range("turn_seconds", self.turn_seconds, 0, 24 * 3600)
         self._check_combinations()
 
     def _check_combinations(self) -> None:
@@ -80,27 +74,3 @@ class Options:
             raise ValueError(f"Scala 40 is for 2 to 6 players, not {players}")
         if self.pairs and players != 4:
             raise ValueError(f"option pairs needs exactly 4 players, not {players}")
-
-    def to_dict(self) -> dict[str, Any]:
-        """The options as a plain dict (JSON-friendly)."""
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Options:
-        """Options from a dict; unknown keys are an error."""
-        known = {field.name for field in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown option(s): {', '.join(unknown)}")
-        return cls(**data)
-
-
-def _choice(name: str, value: object, allowed: tuple[object, ...]) -> None:
-    if value not in allowed:
-        choices = ", ".join(str(a) for a in allowed)
-        raise ValueError(f"option {name}: {value!r} is not one of {choices}")
-
-
-def _in_range(name: str, value: int, low: int, high: int) -> None:
-    if not low <= value <= high:
-        raise ValueError(f"option {name}: {value} is not between {low} and {high}")
