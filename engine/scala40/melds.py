@@ -390,7 +390,7 @@ def _attach_run(meld: Meld, combined: list[Spec]) -> Shape:
     candidates = [p for p in product(*options) if valid_run_positions(p, joker)]
     if not candidates:
         raise InvalidMeld("attach-invalid", "those cards do not extend this run")
-    if joker is not None and len({c[joker] for c in candidates}) > 1:
+    if joker is not None and len({face_at(suit, c[joker]) for c in candidates}) > 1:
         # Attached cards have no written position among the meld's: both ends are possible.
         raise InvalidMeld("joker-ambiguous", "say what the joker stands for, e.g. JK=7H")
     chosen = max(candidates, key=lambda c: sum(POSITION_VALUE[p] for p in c))

@@ -393,3 +393,13 @@ class TestJokerSwap:
             "swap 1 7H attach 1 JK=9H",
             "swap 1 7H attach 1 JK=5H",
         ]
+
+
+class TestDeclaredAceJoker:
+    def test_declared_ace_onto_two_to_king(self) -> None:
+        """S40-4.1, Card notation: JK=AH onto 2H..KH is the ace, low or high alike: not
+        ambiguous (the ace is read high, the better value)."""
+        m = open_play("JK 2C 8S", [(1, "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH")])
+        m.play("attach 1 JK=AH")
+        assert m.melds[0].text() == "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK"
+        assert m.melds[0].value == 95
