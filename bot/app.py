@@ -23,8 +23,8 @@ from storage import Store
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("newgame", "table", "score", "rules", "stop", "help", "language")
-PRIVATE_COMMANDS = ("start", "hand", "abandon", "help", "language")
+GROUP_COMMANDS = ("newgame", "table", "score", "rules", "stop", "rankings", "help", "language")
+PRIVATE_COMMANDS = ("start", "hand", "abandon", "stats", "deletemydata", "help", "language")
 ITALIAN = {
     "newgame": "nuova",
     "table": "tavolo",
@@ -34,6 +34,7 @@ ITALIAN = {
     "abandon": "abbandona",
     "help": "aiuto",
     "language": "lingua",
+    "rankings": "classifica",
 }
 DESCRIPTIONS = {
     "it": {
@@ -47,6 +48,9 @@ DESCRIPTIONS = {
         "start": "Inizia",
         "hand": "Rimanda le tue carte",
         "abandon": "Abbandona una partita",
+        "rankings": "Classifica del gruppo",
+        "stats": "Le tue statistiche",
+        "deletemydata": "Cancella i tuoi dati",
     },
     "en": {
         "newgame": "New match (scala40 or scopone)",
@@ -59,6 +63,9 @@ DESCRIPTIONS = {
         "start": "Start",
         "hand": "Send your cards again",
         "abandon": "Abandon a match",
+        "rankings": "The group's rankings",
+        "stats": "Your statistics",
+        "deletemydata": "Delete your data",
     },
 }
 
@@ -101,6 +108,9 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
         "hand": commands.hand,
         "abandon": commands.abandon,
         "language": commands.language,
+        "rankings": commands.rankings,
+        "stats": commands.stats,
+        "deletemydata": commands.delete_my_data,
     }
     for name, callback in handlers.items():
         names = [name, ITALIAN[name]] if name in ITALIAN else [name]

@@ -1090,9 +1090,30 @@ class Tavolo:
             text = t(lang, "cmd.abandon_confirm", group=escape(self.group_title(record.chat_id)))
             await self.publisher.send(user_id, text, markup)
 
+    async def ask_delete(self, user_id: int, lang: str) -> None:
+        """``/deletemydata``: ask for a confirmation."""
+        markup = InlineKeyboardMarkup(
+            [
+                [
+                    InlineKeyboardButton(
+                        t(lang, "btn.yes"), callback_data=callbacks.confirm(0, "dd")
+                    ),
+                    InlineKeyboardButton(
+                        t(lang, "btn.no"), callback_data=callbacks.confirm(0, "no")
+                    ),
+                ]
+            ]
+        )
+        await self.publisher.send(user_id, t(lang, "cmd.delete_confirm"), markup)
+
     async def confirm_press(self, data: callbacks.Callback, user_id: int, admin: bool) -> Answer:
-        """The yes/no of ``/stop`` and ``/abandon``."""
+        """The yes/no of ``/stop``, ``/abandon`` and ``/deletemydata``."""
         lang = self.user_lang(user_id)
+        if data.op == "dd":
+            self.store.delete_user_data(user_id)
+            return Answer(t(lang, "ans.deleted"))
+        if data.match_id == 0:
+            return Answer(t(lang, "ans.ok"))
         async with self.lock(data.match_id):
             record = self.record_or_none(data.match_id)
             if record is None or record.status != "playing":

@@ -7,6 +7,7 @@ from telegram.ext import ContextTypes
 
 from bot.handlers.common import display_name, is_admin, is_group, remember, tavolo
 from bot.i18n import LANGUAGES, t
+from bot.rankings import leaderboard_text, stats_text
 from engine.games import GAMES
 
 ALIASES = {"scala": "scala40", "scala40": "scala40", "40": "scala40", "scopone": "scopone"}
@@ -142,3 +143,44 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         choice = wanted if wanted in LANGUAGES else ("en" if current == "it" else "it")
         service.store.set_user_language(user.id, choice)
     await message.reply_html(t(choice, "cmd.language_set"))
+
+
+async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/classifica [scala40|scopone]`` in a group: players ranked by MP, then VP."""
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None:
+        return
+    service = tavolo(context)
+    if not is_group(chat):
+        await message.reply_html(t(service.user_lang(chat.id), "cmd.group_only"))
+        return
+    lang = service.group_lang(chat.id)
+    wanted = [ALIASES[a.lower()] for a in (context.args or []) if a.lower() in ALIASES]
+    texts = [
+        leaderboard_text(service.store.leaderboard(chat.id, game), game, lang)
+        for game in (wanted or list(GAMES))
+    ]
+    await message.reply_html("\n\n".join(texts))
+
+
+async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/stats`` in private: the player's own figures across groups."""
+    message, user = update.effective_message, update.effective_user
+    if message is None or user is None:
+        return
+    service = tavolo(context)
+    lang = service.user_lang(user.id, user.language_code)
+    await message.reply_html(stats_text(service.store.user_stats(user.id), lang))
+
+
+async def delete_my_data(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/deletemydata`` in private: erase the profile and results, after a confirmation."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    service = tavolo(context)
+    lang = service.user_lang(user.id, user.language_code)
+    if is_group(chat):
+        await message.reply_html(t(lang, "cmd.private_only"))
+        return
+    await service.ask_delete(user.id, lang)

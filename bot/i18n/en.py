@@ -138,7 +138,7 @@ TEXTS: dict[str, str] = {
     # notifications and commands
     "notify.turn": "🔔 Your turn in {group}!",
     "notify.blocked": "⚠️ {name} does not get my messages: open the chat with me here {link}",
-    "cmd.help": "<b>Tavolo</b> — Scala 40 and Scopone.\n/newgame [scala40|scopone] — new match\n/table — post the table again\n/score — the score\n/rules — the match's options\n/stop — stop the match\n/hand — send your cards again (in private)\n/abandon — abandon (in private)\n/language — change language",
+    "cmd.help": "<b>Tavolo</b> — Scala 40 and Scopone.\n/newgame [scala40|scopone] — new match\n/table — post the table again\n/score — the score\n/rules — the match's options\n/stop — stop the match\n/hand — send your cards again (in private)\n/abandon — abandon (in private)\n/language — change language\n/rankings — the group's rankings\n/stats — your statistics (in private)\n/deletemydata — delete your data (in private)",
     "cmd.start": "Hi {name}! Your cards come here. Add me to a group and type /newgame to play.",
     "cmd.running": "A match is already running here: {link}",
     "cmd.no_match": "No match is running.",
@@ -222,4 +222,13 @@ TEXTS: dict[str, str] = {
     "hand.idle": "On your turn: 🂠 draw, or select ⤴ the discard with the cards that use it.",
     "hand.scopone_idle": "On your turn, tap a card to play it.",
     "btn.top": "⤴ Discard",
+    "rank.title": "🏆 <b>{game} rankings</b>",
+    "rank.line": "{rank}. {name} · MP {mp} · VP {vp} · matches {matches}, won {won}",
+    "rank.computers": "<b>Computers</b>",
+    "rank.empty": "No {game} match has finished here yet.",
+    "stats.title": "📊 <b>Your statistics</b>",
+    "stats.line": "{game}: matches {matches}, won {won} · MP {mp} · VP {vp} · hands {hands}",
+    "stats.empty": "You have not finished a match yet.",
+    "cmd.delete_confirm": "Delete your profile and results? Past matches keep their moves, under an anonymous name.",
+    "ans.deleted": "Done: your data is deleted.",
 }

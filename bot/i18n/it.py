@@ -138,7 +138,7 @@ TEXTS: dict[str, str] = {
     # notifications and commands
     "notify.turn": "🔔 Tocca a te in {group}!",
     "notify.blocked": "⚠️ {name} non riceve i miei messaggi: apri la chat con me da qui {link}",
-    "cmd.help": "<b>Tavolo</b> — Scala 40 e Scopone.\n/nuova [scala40|scopone] — nuova partita\n/tavolo — ripubblica il tavolo\n/punti — punteggio\n/regole — opzioni della partita\n/stop — interrompi la partita\n/mano — rimanda le tue carte (in privato)\n/abbandona — abbandona (in privato)\n/lingua — cambia lingua",
+    "cmd.help": "<b>Tavolo</b> — Scala 40 e Scopone.\n/nuova [scala40|scopone] — nuova partita\n/tavolo — ripubblica il tavolo\n/punti — punteggio\n/regole — opzioni della partita\n/stop — interrompi la partita\n/mano — rimanda le tue carte (in privato)\n/abbandona — abbandona (in privato)\n/lingua — cambia lingua\n/classifica — classifica del gruppo\n/stats — le tue statistiche (in privato)\n/deletemydata — cancella i tuoi dati (in privato)",
     "cmd.start": "Ciao {name}! Qui ricevi le tue carte. Aggiungimi a un gruppo e scrivi /nuova per giocare.",
     "cmd.running": "C'è già una partita in corso qui: {link}",
     "cmd.no_match": "Nessuna partita in corso.",
@@ -222,4 +222,13 @@ TEXTS: dict[str, str] = {
     "hand.idle": "Al tuo turno: 🂠 pesca, oppure seleziona ⤴ lo scarto con le carte che lo usano.",
     "hand.scopone_idle": "Al tuo turno tocca una carta per giocarla.",
     "btn.top": "⤴ Scarto",
+    "rank.title": "🏆 <b>Classifica di {game}</b>",
+    "rank.line": "{rank}. {name} · MP {mp} · VP {vp} · partite {matches}, vinte {won}",
+    "rank.computers": "<b>Computer</b>",
+    "rank.empty": "Nessuna partita di {game} conclusa qui.",
+    "stats.title": "📊 <b>Le tue statistiche</b>",
+    "stats.line": "{game}: partite {matches}, vinte {won} · MP {mp} · VP {vp} · mani {hands}",
+    "stats.empty": "Non hai ancora concluso partite.",
+    "cmd.delete_confirm": "Cancellare il tuo profilo e i tuoi risultati? Le mosse delle partite passate restano, con un nome anonimo.",
+    "ans.deleted": "Fatto: i tuoi dati sono stati cancellati.",
 }

@@ -210,3 +210,43 @@ async def test_retry_after_is_honoured(fake_telegram: FakeTelegramServer, tmp_pa
         assert table is not None and "· Luca pesca" in table.text
         assert hand is not None and "Cala, attacca o scarta" not in hand.text  # Luca is not open
         assert "prepara i giochi per aprire" in hand.text
+
+
+async def test_rankings_stats_and_deleting_my_data(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """S40-13, S40-14.1: Anna leaves holding 67 points: D = 67 + 50 = 117 MP to Luca."""
+    server = fake_telegram
+    people(server)
+    two_player_match(tmp_path / "e.db")
+    anna, luca = server.user(ANNA), server.user(LUCA)
+    async with running_bot(server, tmp_path / "e.db") as service:
+        await settle(server, service)
+        anna.leave_group(GROUP)
+        await settle(server, service)
+        luca.send(GROUP, "/classifica")
+        await settle(server, service)
+        board = server.last_message(GROUP, from_bot=True)
+        assert board is not None
+        assert board.text.split("\n\n")[0].splitlines() == [
+            "🏆 Classifica di Scala 40",
+            "1. Luca · MP 117 · VP 20 · partite 1, vinte 1",
+            "2. Anna · MP -117 · VP 0 · partite 1, vinte 0",
+        ]
+        assert board.text.split("\n\n")[1] == "Nessuna partita di Scopone conclusa qui."
+        anna.send(ANNA, "/stats")
+        await settle(server, service)
+        assert server.last_message(ANNA, from_bot=True).text.splitlines() == [  # type: ignore[union-attr]
+            "📊 Le tue statistiche",
+            "Scala 40: partite 1, vinte 0 · MP -117 · VP 0 · mani 0",
+        ]
+        anna.send(ANNA, "/deletemydata")
+        await settle(server, service)
+        question = server.last_message(ANNA, from_bot=True)
+        assert question is not None
+        answer = await anna.press(
+            ANNA, question.message_id, button_data(question, "✅ Sì")
+        ).answered()
+        assert answer["text"] == "Fatto: i tuoi dati sono stati cancellati."
+        assert [e.name for e in service.store.leaderboard(GROUP, "scala40")] == ["Luca"]
+        assert service.store.user_stats(ANNA) == []

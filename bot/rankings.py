@@ -1,0 +1,58 @@
+"""Leaderboards and statistics texts (RULES.md S40-13): MP, VP, matches played and won."""
+
+from __future__ import annotations
+
+from html import escape
+
+from bot.i18n import t
+from bot.render.table import clip
+from storage import GameStats, LeaderboardEntry
+
+
+def leaderboard_text(entries: list[LeaderboardEntry], game: str, lang: str) -> str:
+    """A group's ranking for one game; computer players ranked apart, after the people."""
+    name = t(lang, f"game.{game}")
+    if not entries:
+        return t(lang, "rank.empty", game=name)
+    lines = [t(lang, "rank.title", game=name)]
+    people = [e for e in entries if not e.computer]
+    computers = [e for e in entries if e.computer]
+    lines += [_line(e, lang) for e in people]
+    if computers:
+        lines.append(t(lang, "rank.computers"))
+        lines += [_line(e, lang) for e in computers]
+    return clip("\n".join(lines))
+
+
+def _line(entry: LeaderboardEntry, lang: str) -> str:
+    return t(
+        lang,
+        "rank.line",
+        rank=entry.rank,
+        name=escape(entry.name),
+        mp=entry.mp,
+        vp=entry.vp,
+        matches=entry.matches,
+        won=entry.won,
+    )
+
+
+def stats_text(stats: list[GameStats], lang: str) -> str:
+    """A player's own figures across groups, per game."""
+    if not stats:
+        return t(lang, "stats.empty")
+    lines = [t(lang, "stats.title")]
+    for figures in stats:
+        lines.append(
+            t(
+                lang,
+                "stats.line",
+                game=t(lang, f"game.{figures.game}"),
+                matches=figures.matches,
+                won=figures.won,
+                mp=figures.mp,
+                vp=figures.vp,
+                hands=figures.hands_won,
+            )
+        )
+    return "\n".join(lines)
