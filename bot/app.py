@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from datetime import datetime
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.ext import (
@@ -19,6 +21,7 @@ from telegram.ext import (
 from bot.handlers import buttons, commands, events
 from bot.i18n import t
 from bot.service import Tavolo
+from bot.timers import JobQueueScheduler, Scheduler, utc_now
 from storage import Store
 
 log = logging.getLogger(__name__)
@@ -76,16 +79,21 @@ def build_application(
     base_url: str | None = None,
     table_delay: float | None = None,
     computer_pause: float | None = None,
+    scheduler: Scheduler | None = None,
+    clock: Callable[[], datetime] | None = None,
 ) -> Application:  # type: ignore[type-arg]
     """The bot's Application over ``store``; ``base_url`` points at another Bot API server;
     ``table_delay`` (seconds) is how long a table edit waits to gather moves, ``computer_pause``
-    how long a computer seat waits before its move (tests set both to 0)."""
+    how long a computer seat waits before its move (tests set both to 0); ``scheduler`` and
+    ``clock`` run the turn timers (default: the JobQueue and the system clock)."""
     builder = ApplicationBuilder().token(token).rate_limiter(AIORateLimiter(max_retries=3))
     if base_url:
         builder = builder.base_url(base_url).base_file_url(base_url.replace("/bot", "/file/bot"))
     builder = builder.post_init(_post_init)
     application = builder.build()
-    service = Tavolo(store, application.bot)
+    service = Tavolo(store, application.bot, scheduler, clock or utc_now)
+    if service.scheduler is None:
+        service.scheduler = JobQueueScheduler(application.job_queue, service.clock)
     if table_delay is not None:
         service.table_delay = table_delay
     if computer_pause is not None:

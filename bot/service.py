@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from html import escape
 from typing import Any, NamedTuple
 
@@ -41,6 +42,7 @@ from bot.publisher import Publisher, Rendered
 from bot.render import hand as hand_render
 from bot.render import table as table_render
 from bot.render.cards import card as show_card
+from bot.timers import Scheduler, utc_now
 from engine import games, scala40, scopone
 from engine.cards import secure_seed
 from engine.errors import IllegalAction, InvalidMeld
@@ -60,6 +62,8 @@ queueing stale states in the rate limiter."""
 COMPUTER_PAUSE = 1.2
 """Seconds a computer seat waits before its move, so the table reads like a game."""
 LENIENT_OPS = ("t", "ss", "sr")
+MID_TURN = ("draw", "take", "open", "meld", "attach", "swap", "clock")
+"""Scala 40 actions inside a turn: the turn's deadline stays as it is."""
 """Hand presses accepted from an older keyboard: a card toggle names its card, not a position,
 so quick taps on several cards all count; sorting is idempotent."""
 
@@ -113,10 +117,18 @@ def ui_changes(ui: HandUI) -> dict[str, Any]:
 class Tavolo:
     """The service behind every handler."""
 
-    def __init__(self, store: Store, bot: Bot) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot: Bot,
+        scheduler: Scheduler | None = None,
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
         self.store = store
         self.bot = bot
         self.publisher = Publisher(bot)
+        self.scheduler = scheduler
+        self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
         self._engines: dict[int, tuple[int, games.GameMatch]] = {}
         self.table_delay = TABLE_DELAY
@@ -428,8 +440,11 @@ class Tavolo:
         except ValueError as error:
             return Answer(t(lang, "ans.option_invalid", message=str(error)), alert=True)
         self.store.start_match(record.id, match.to_json(), record.version)
+        deadline, deadline_seat = self.next_deadline(record, match)
+        self.store.set_deadline(record.id, deadline, deadline_seat)
         record = self.store.get_match(record.id)
         self._engines[record.id] = (record.version, match)
+        self.arm_timer(record)
         self.render_all(record, previous_to_play=None)
         return Answer()
 
@@ -562,6 +577,7 @@ class Tavolo:
             await self.publisher.delete(seat_record.turn_chat_id, seat_record.turn_message_id)
         lang = self.user_lang(seat_record.user_id)
         text = t(lang, "notify.turn", group=escape(self.group_title(record.chat_id)))
+        text += table_render.deadline_text(lang, record.deadline)
         text += "\n" + self.turn_facts(record, seat, lang)
         message_id = await self.publisher.send(seat_record.user_id, text)
         if message_id is None:
@@ -856,6 +872,10 @@ class Tavolo:
                     )
                     for s in record.seats
                 ]
+        timing: dict[str, Any] = {}
+        if match.to_play != before_to_play or applied.kind not in MID_TURN:
+            deadline, deadline_seat = self.next_deadline(record, match)
+            timing = {"deadline": deadline, "deadline_seat": deadline_seat}
         try:
             version = self.store.commit_move(
                 record.id,
@@ -865,6 +885,7 @@ class Tavolo:
                 match.to_json(),
                 status=status,
                 results=results,
+                **timing,
             )
         except StaleVersion:
             self.forget(record.id)
@@ -876,6 +897,8 @@ class Tavolo:
         if ui_after is not None and seat is not None:
             self.store.update_seat_ui(record.id, seat, ui_after.version, **ui_changes(ui_after))
         record = self.store.get_match(record.id)
+        if timing:
+            self.arm_timer(record)
         quiet = getattr(applied, "kind", "") == "draw"
         self.after_move(record, match, seat, before_to_play, before_hand, quiet)
         return Answer()
@@ -912,6 +935,60 @@ class Tavolo:
             bell = None
             self.drive_computers(record.id)
         self.spawn(self._announce(record.id, record.chat_id, messages, bell))
+
+    # --- turn timers (RULES.md S40-14.3, SC-6.1) -------------------------------------------------
+
+    def next_deadline(
+        self, record: MatchRecord, match: games.GameMatch
+    ) -> tuple[datetime | None, int | None]:
+        """The deadline of the turn starting now, or None (no timer, a computer, the end)."""
+        seconds = int(record.options.get("turn_seconds", 0) or 0)
+        seat = match.to_play
+        if not seconds or seat is None or match.is_over or self.is_computer(record, match, seat):
+            return None, None
+        return self.clock() + timedelta(seconds=seconds), seat
+
+    def arm_timer(self, record: MatchRecord) -> None:
+        """Schedule the reminder at half time and the timeout at the stored deadline."""
+        if self.scheduler is None:
+            return
+        remind, expire = f"remind:{record.id}", f"timeout:{record.id}"
+        deadline = record.deadline
+        if deadline is None or record.status != "playing":
+            self.scheduler.cancel(remind)
+            self.scheduler.cancel(expire)
+            return
+        seconds = int(record.options.get("turn_seconds", 0) or 0)
+        half = deadline - timedelta(seconds=seconds / 2)
+        if half > self.clock():
+            self.scheduler.schedule(remind, half, lambda: self._remind(record.id, deadline))
+        else:
+            self.scheduler.cancel(remind)
+        self.scheduler.schedule(expire, deadline, lambda: self._expire(record.id, deadline))
+
+    async def _remind(self, match_id: int, deadline: datetime) -> None:
+        record = self.store.get_match(match_id)
+        seat = record.deadline_seat
+        if record.deadline != deadline or seat is None or record.seats[seat].user_id is None:
+            return
+        user = record.seats[seat].user_id or 0
+        lang = self.user_lang(user)
+        left = max(0, int((deadline - self.clock()).total_seconds()))
+        group = escape(self.group_title(record.chat_id))
+        await self.publisher.send(user, t(lang, "notify.reminder", seconds=left, group=group))
+
+    async def _expire(self, match_id: int, deadline: datetime) -> None:
+        """The turn timer ran out: the engine applies ``timeout_policy`` (autoplay/forfeit)."""
+        async with self.lock(match_id):
+            record = self.store.get_match(match_id)
+            if record.status != "playing" or record.deadline != deadline:
+                return
+            match = self.engine(record)
+            seat = match.to_play
+            if seat is None:
+                return
+            ui = ui_of(record.seats[seat])  # autoplay takes the staged melds back
+            await self.move(record, seat, "timeout", "it", cleared(ui, keep_staged=False))
 
     # --- computer seats ---------------------------------------------------------------------
 
@@ -1223,6 +1300,16 @@ class Tavolo:
             )
             await self.move(record, seat, "abandon", lang)
 
+    async def _with_deadline(self, record: MatchRecord) -> MatchRecord:
+        """A running match stored without a deadline while timers are on gets one now."""
+        if record.deadline is not None:
+            return record
+        deadline, seat = self.next_deadline(record, self.engine(record))
+        if deadline is None:
+            return record
+        self.store.set_deadline(record.id, deadline, seat)
+        return self.store.get_match(record.id)
+
     async def resume_all(self) -> int:
         """At start-up: every unfinished match shows its current state again."""
         count = 0
@@ -1234,6 +1321,7 @@ class Tavolo:
                 for seat in range(len(record.seats)):
                     self.request_hand(record.id, seat)
                 self.drive_computers(record.id)
+                self.arm_timer(await self._with_deadline(record))
             count += 1
         return count
 

@@ -231,4 +231,5 @@ TEXTS: dict[str, str] = {
     "stats.empty": "You have not finished a match yet.",
     "cmd.delete_confirm": "Delete your profile and results? Past matches keep their moves, under an anonymous name.",
     "ans.deleted": "Done: your data is deleted.",
+    "notify.reminder": "⏰ Half your time is gone: {seconds} seconds left in {group}.",
 }

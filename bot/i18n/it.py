@@ -231,4 +231,5 @@ TEXTS: dict[str, str] = {
     "stats.empty": "Non hai ancora concluso partite.",
     "cmd.delete_confirm": "Cancellare il tuo profilo e i tuoi risultati? Le mosse delle partite passate restano, con un nome anonimo.",
     "ans.deleted": "Fatto: i tuoi dati sono stati cancellati.",
+    "notify.reminder": "⏰ Metà del tempo: ti restano {seconds} secondi in {group}.",
 }

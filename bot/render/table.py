@@ -5,12 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from html import escape
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from bot.i18n import t
 from bot.render import cards as show
 from engine import scala40, scopone
 from engine.scala40.actions import parse_action as parse_s40
 
+ITALY = ZoneInfo("Europe/Rome")
 MAX_TEXT = 4096
 RECENT_MOVES = 5
 
@@ -42,7 +44,8 @@ def deadline_text(lang: str, deadline: datetime | None) -> str:
     """`` (entro le 21:05)`` for a turn deadline, or nothing."""
     if deadline is None:
         return ""
-    return t(lang, "table.until", time=deadline.strftime("%H:%M"))
+    local = deadline.astimezone(ITALY)  # the players are Italian first
+    return t(lang, "table.until", time=local.strftime("%H:%M"))
 
 
 def s40_move(lang: str, names: list[str], seat: int, text: str) -> str:

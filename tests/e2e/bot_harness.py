@@ -11,15 +11,28 @@ from fake_telegram import FakeMessage, FakeTelegramServer
 
 from bot.app import build_application
 from bot.service import Tavolo
+from bot.timers import ManualScheduler
 from storage import Store
 
 
 @contextlib.asynccontextmanager
-async def running_bot(server: FakeTelegramServer, database: Path) -> AsyncIterator[Tavolo]:
-    """The bot's Application (post_init included) polling the fake server, on ``database``."""
+async def running_bot(
+    server: FakeTelegramServer, database: Path, scheduler: ManualScheduler | None = None
+) -> AsyncIterator[Tavolo]:
+    """The bot's Application (post_init included) polling the fake server, on ``database``.
+
+    Turn timers run on a :class:`ManualScheduler` (its clock moves only when a test says so).
+    """
     store = Store.open(f"sqlite:///{database}")
+    timers = scheduler or ManualScheduler()
     application: Any = build_application(
-        server.token, store, server.base_url, table_delay=0, computer_pause=0
+        server.token,
+        store,
+        server.base_url,
+        table_delay=0,
+        computer_pause=0,
+        scheduler=timers,
+        clock=timers.now,
     )
     try:
         async with server.run(application):

@@ -1,0 +1,149 @@
+"""End to end: turn timers on an injected clock (RULES.md S40-14.3); nothing waits for real."""
+
+from __future__ import annotations
+
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from bot_harness import running_bot, settle
+from fake_telegram import FakeTelegramServer
+
+from bot.timers import ManualScheduler
+from engine.scala40 import Options
+from storage import Store
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
+from s40_helpers import position
+
+GROUP, ANNA, LUCA = -100970, 1001, 1002
+
+
+@pytest.fixture(autouse=True)
+def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+
+
+def stored_match(database: Path, options: Options) -> int:
+    store = Store.open(f"sqlite:///{database}")
+    try:
+        for user, name, lang in ((ANNA, "Anna", "it"), (LUCA, "Luca", "en")):
+            store.upsert_user(user, name, lang)
+            store.set_private_chat(user, True)
+        store.set_chat_title(GROUP, "Circolo")
+        record = store.create_match(GROUP, "scala40", options.to_dict(), ANNA, "Anna", seed=5)
+        record = store.add_seat(record.id, LUCA, "Luca")
+        match = position(
+            ["4S 4H 4D 3C 4C 5C 6C 7C 9C 9S 5H 2D 5D", "10S JS QS KS JK 6H 7H 8C 2S 3S QD QC 9H"],
+            options=options,
+            discard="KD",
+            stock_top="AC AD 2H 3H 4C",
+            to_play=1,
+        )
+        store.start_match(record.id, match.to_json(), record.version)
+        return record.id
+    finally:
+        store.close()
+
+
+def people(server: FakeTelegramServer) -> None:
+    for user, name, lang in ((ANNA, "Anna", "it"), (LUCA, "Luca", "en")):
+        server.add_user(user, name, language_code=lang).start_private()
+    server.add_group(GROUP, "Circolo", members=[ANNA, LUCA])
+    server.pop_updates()
+
+
+async def test_reminder_autoplay_and_restart(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """A reminder at half time; at the deadline the engine autoplays (draw, discard the drawn
+    card); the next player's deadline survives a restart and fires on the new process."""
+    server = fake_telegram
+    people(server)
+    database = tmp_path / "t.db"
+    match_id = stored_match(database, Options(turn_seconds=120))
+    clock = ManualScheduler()
+    async with running_bot(server, database, clock) as service:
+        await settle(server, service)
+        record = service.store.get_match(match_id)
+        assert record.deadline == clock.now() + timedelta(seconds=120)
+        assert record.deadline_seat == 1
+        await clock.advance(60)
+        await settle(server, service)
+        assert server.last_message(LUCA, from_bot=True).text == (  # type: ignore[union-attr]
+            "⏰ Half your time is gone: 60 seconds left in Circolo."
+        )
+        await clock.advance(60)
+        await settle(server, service)
+        assert [m.action for m in service.store.moves(match_id)] == ["timeout"]
+        table = server.message(GROUP, service.store.get_match(match_id).table_message_id or 0)
+        assert table is not None and table.text.splitlines()[-2:] == [
+            "· Luca pesca",
+            "· Luca scarta A♣",
+        ]
+        bell = server.last_message(ANNA, from_bot=True)
+        assert bell is not None and bell.text.startswith(
+            "🔔 Tocca a te in Circolo! (entro le 21:04)"
+        )
+        assert service.store.get_match(match_id).deadline_seat == 0
+    # A new process: the stored deadline is armed again, on a clock that went on meanwhile.
+    later = ManualScheduler(clock.now() + timedelta(seconds=30))
+    async with running_bot(server, database, later) as service:
+        await settle(server, service)
+        assert later.due(f"timeout:{match_id}") == clock.now() + timedelta(seconds=120)
+        await later.advance(90)
+        await settle(server, service)
+        assert [m.action for m in service.store.moves(match_id)] == ["timeout", "timeout"]
+
+
+async def test_three_autoplays_in_a_row_are_an_abandonment(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """S40-14.3: the third consecutive autoplay of a seat counts as abandonment: Luca loses."""
+    server = fake_telegram
+    people(server)
+    database = tmp_path / "t.db"
+    match_id = stored_match(database, Options(turn_seconds=60))
+    clock = ManualScheduler()
+    async with running_bot(server, database, clock) as service:
+        await settle(server, service)
+        for _ in range(5):  # Luca, Anna, Luca, Anna, Luca: his third
+            await clock.advance(60)
+            await settle(server, service)
+        record = service.store.get_match(match_id)
+        assert [m.action for m in service.store.moves(match_id)] == ["timeout"] * 5
+        assert record.status == "finished" and record.deadline is None
+        assert clock.due(f"timeout:{match_id}") is None
+        board = {e.name: (e.vp, e.won) for e in service.store.leaderboard(GROUP, "scala40")}
+        assert board == {"Anna": (20, 1), "Luca": (0, 0)}
+
+
+async def test_forfeit_policy(fake_telegram: FakeTelegramServer, tmp_path: Path) -> None:
+    """S40-14.3 ``forfeit``: the first expiry is an abandonment."""
+    server = fake_telegram
+    people(server)
+    database = tmp_path / "t.db"
+    match_id = stored_match(database, Options(turn_seconds=30, timeout_policy="forfeit"))
+    clock = ManualScheduler()
+    async with running_bot(server, database, clock) as service:
+        await settle(server, service)
+        await clock.advance(30)
+        await settle(server, service)
+        assert service.store.get_match(match_id).status == "finished"
+        ranking = server.last_message(GROUP, from_bot=True)
+        assert ranking is not None and ranking.text.startswith("🏆 Partita finita! Vince Anna.")
+
+
+async def test_no_timer_when_turn_seconds_is_zero(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    people(server)
+    database = tmp_path / "t.db"
+    match_id = stored_match(database, Options(turn_seconds=0))
+    clock = ManualScheduler()
+    async with running_bot(server, database, clock) as service:
+        await settle(server, service)
+        assert service.store.get_match(match_id).deadline is None
+        assert clock.jobs == {}
