@@ -9,7 +9,7 @@ SUITES = {
     "engine": ["bench.scala40_engine", "bench.scopone_engine"],
     "storage": ["bench.storage"],
     "bot": ["bench.bot"],
-    "ai": ["bench.ai"],
+    "ai": ["bench.ai_scala40", "bench.ai_scopone"],
 }
 
 
