@@ -44,6 +44,7 @@ from bot.render import table as table_render
 from bot.render.cards import card as show_card
 from bot.timers import Scheduler, utc_now
 from engine import games, scala40, scopone
+from engine.ai import LEVELS
 from engine.cards import secure_seed
 from engine.errors import IllegalAction, InvalidMeld
 from engine.scala40.greedy import greedy_action as scala40_greedy
@@ -189,7 +190,10 @@ class Tavolo:
         self._engines.pop(match_id, None)
 
     def group_lang(self, chat_id: int) -> str:
-        """The group's language (set with /language; Italian by default)."""
+        """The group's language (set with /language; Italian by default); in a private chat,
+        where a player plays against the computer, the player's own."""
+        if chat_id > 0:
+            return self.user_lang(chat_id)
         return self.store.chat_settings(chat_id).language or "it"
 
     def user_lang(self, user_id: int, code: str | None = None) -> str:
@@ -207,6 +211,8 @@ class Tavolo:
 
     def group_title(self, chat_id: int) -> str:
         """The group's title for labelling hands (remembered from updates)."""
+        if chat_id > 0:
+            return t(self.user_lang(chat_id), "private.title")
         return self.titles.get(chat_id) or self.store.chat_settings(chat_id).title or str(chat_id)
 
     def deep_link(self, match_id: int) -> str:
@@ -286,11 +292,20 @@ class Tavolo:
                 t(lang, key), callback_data=callbacks.lobby(record.id, version, op)
             )
 
+        def computer(level: str) -> InlineKeyboardButton:
+            data = callbacks.lobby(record.id, version, "c", level)
+            return InlineKeyboardButton(t(lang, f"btn.computer_{level}"), callback_data=data)
+
         keyboard = [
             [button("btn.join", "j"), button("btn.leave", "l")],
+            [computer("facile"), computer("esperto")],
             [button("btn.options", "o"), button("btn.start", "s")],
             [button("btn.cancel", "x")],
         ]
+        if any(s.is_computer for s in record.seats):
+            keyboard[1].append(button("btn.computer_remove", "cr"))
+        if record.game == "scopone" or record.options.get("pairs"):
+            keyboard[3].insert(0, button("btn.partners", "p"))
         if record.game == "scopone" or record.options.get("pairs"):
             keyboard[2].insert(0, button("btn.partners", "p"))
         return "\n".join(lines), InlineKeyboardMarkup(keyboard)
@@ -327,6 +342,8 @@ class Tavolo:
                 "ob": self._options,
                 "ov": self._option_value,
                 "p": self._partners,
+                "c": self._add_computer,
+                "cr": self._remove_computer,
                 "s": self._start,
                 "x": self._cancel,
             }.get(data.op)
@@ -371,6 +388,31 @@ class Tavolo:
                 self.store.add_seat(record.id, user_id, name, None)
                 await self._refresh_lobby(record.id)
             return True
+
+    async def _add_computer(self, press: LobbyPress) -> Answer:
+        """The host adds a computer seat of the chosen level."""
+        record, lang = press.record, press.lang
+        if press.user_id != record.creator_id:
+            return Answer(t(lang, "ans.only_creator"))
+        level = press.data.arg if press.data.arg in LEVELS else "facile"
+        if len(record.seats) >= SEATS[record.game][1]:
+            return Answer(t(lang, "ans.full"))
+        count = sum(1 for s in record.seats if s.is_computer) + 1
+        name = t(self.group_lang(record.chat_id), "lobby.computer", number=count, level=level)
+        self.store.add_seat(record.id, None, name, level)
+        await self._refresh_lobby(record.id)
+        return Answer()
+
+    async def _remove_computer(self, press: LobbyPress) -> Answer:
+        """The host removes the last computer seat."""
+        record, lang = press.record, press.lang
+        if press.user_id != record.creator_id:
+            return Answer(t(lang, "ans.only_creator"))
+        computers = [s.seat for s in record.seats if s.is_computer]
+        if computers:
+            self.store.remove_seat(record.id, computers[-1])
+            await self._refresh_lobby(record.id)
+        return Answer()
 
     async def _leave(self, press: LobbyPress) -> Answer:
         record, user_id, lang = press.record, press.user_id, press.lang
@@ -1017,7 +1059,10 @@ class Tavolo:
                     seat = match.to_play
                     if seat is None or not self.is_computer(record, match, seat):
                         return
-                    await self.move(record, seat, str(computer_action(match)), "it")
+                    level = record.seats[seat].computer_level or "facile"
+                    seed = (record.seed + record.version) % 2**32  # reproducible per position
+                    action = computer_action(match, level, seed)
+                    await self.move(record, seat, str(action), "it")
         finally:
             self._driving.discard(match_id)
 
@@ -1335,8 +1380,9 @@ def engine_error(lang: str, error: IllegalAction | InvalidMeld) -> str:
     return error_text(lang, error.code, error.message, **details)
 
 
-def computer_action(match: games.GameMatch) -> Any:
-    """The move of the computer seat to play (the greedy players of the engines)."""
+def computer_action(match: games.GameMatch, level: str, seed: int) -> Any:
+    """The move of the computer seat to play, at its level, from a seed."""
+    del level, seed  # the engines' greedy players until engine.ai lands
     if isinstance(match, scala40.Match):
         return scala40_greedy(match)
     assert isinstance(match, scopone.Match)

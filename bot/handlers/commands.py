@@ -14,18 +14,16 @@ ALIASES = {"scala": "scala40", "scala40": "scala40", "40": "scala40", "scopone":
 
 
 async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/newgame [scala40|scopone]`` (alias ``/nuova``): open a lobby in the group."""
+    """``/newgame [scala40|scopone]`` (alias ``/nuova``): open a lobby in the group, or in the
+    private chat for a match against computer players (the table is shown there)."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     if message is None or chat is None or user is None:
         return
     remember(update, context)
     service = tavolo(context)
-    lang = service.group_lang(chat.id)
     if not is_group(chat):
-        await message.reply_html(
-            t(service.user_lang(user.id, user.language_code), "cmd.group_only")
-        )
-        return
+        service.store.set_private_chat(user.id, True)
+    lang = service.group_lang(chat.id)
     game = ALIASES.get((context.args or ["scala40"])[0].lower())
     if game is None or game not in GAMES:
         await message.reply_html(t(lang, "cmd.bad_game"))

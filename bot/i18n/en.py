@@ -9,7 +9,7 @@ TEXTS: dict[str, str] = {
     "lobby.players": "Players ({count}, {min} to {max}):",
     "lobby.nobody": "nobody yet",
     "lobby.seat": "{position}. {name}",
-    "lobby.computer": "🤖 Computer ({level})",
+    "lobby.computer": "🤖 Computer {number} ({level})",
     "lobby.options": "Options: {summary}",
     "lobby.hint": "Press «Join» to take a seat. The host starts the match.",
     "lobby.pairs": "Pairs: {a} against {b}",
@@ -232,4 +232,8 @@ TEXTS: dict[str, str] = {
     "cmd.delete_confirm": "Delete your profile and results? Past matches keep their moves, under an anonymous name.",
     "ans.deleted": "Done: your data is deleted.",
     "notify.reminder": "⏰ Half your time is gone: {seconds} seconds left in {group}.",
+    "btn.computer_facile": "🤖 + Easy",
+    "btn.computer_esperto": "🤖 + Expert",
+    "btn.computer_remove": "🤖 −",
+    "private.title": "your match",
 }

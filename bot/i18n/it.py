@@ -9,7 +9,7 @@ TEXTS: dict[str, str] = {
     "lobby.players": "Giocatori ({count}, da {min} a {max}):",
     "lobby.nobody": "nessuno, per ora",
     "lobby.seat": "{position}. {name}",
-    "lobby.computer": "🤖 Computer ({level})",
+    "lobby.computer": "🤖 Computer {number} ({level})",
     "lobby.options": "Opzioni: {summary}",
     "lobby.hint": "Premi «Partecipa» per sederti. Chi organizza avvia la partita.",
     "lobby.pairs": "Coppie: {a} contro {b}",
@@ -232,4 +232,8 @@ TEXTS: dict[str, str] = {
     "cmd.delete_confirm": "Cancellare il tuo profilo e i tuoi risultati? Le mosse delle partite passate restano, con un nome anonimo.",
     "ans.deleted": "Fatto: i tuoi dati sono stati cancellati.",
     "notify.reminder": "⏰ Metà del tempo: ti restano {seconds} secondi in {group}.",
+    "btn.computer_facile": "🤖 + Facile",
+    "btn.computer_esperto": "🤖 + Esperto",
+    "btn.computer_remove": "🤖 −",
+    "private.title": "la tua partita",
 }
