@@ -25,7 +25,7 @@ async def test_private_match_against_the_computer(
 ) -> None:
     """A player alone starts a Scala 40 match in private with a computer seat; the table is
     shown in that chat and the computer moves by itself (issue: computer players)."""
-    monkeypatch.setattr("bot.service.secure_seed", lambda: 4)
+    monkeypatch.setattr("bot.lobby.secure_seed", lambda: 4)
     server = fake_telegram
     anna = server.add_user(ANNA, "Anna", language_code="it")
     anna.start_private()

@@ -1,0 +1,621 @@
+"""The bot service's core: state caches, rendering requests, moves, timers, computers.
+
+Every move follows one path (:meth:`Core.move`): play it on the engine under the match's lock,
+commit it to the store (whose version check refuses a racing writer), then schedule what it
+shows. Caches here are rebuilt from the store after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from html import escape
+from typing import Any, NamedTuple
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callbacks
+from bot.hand_ui import (
+    HandUI,
+    cleared,
+)
+from bot.i18n import error_text, language_for, t
+from bot.publisher import Publisher, Rendered
+from bot.render import hand as hand_render
+from bot.render import table as table_render
+from bot.render.cards import card as show_card
+from bot.timers import Scheduler, utc_now
+from engine import games, scala40, scopone
+from engine.errors import IllegalAction, InvalidMeld
+from engine.scala40.greedy import greedy_action as scala40_greedy
+from storage import MatchNotFound, MatchRecord, PlayerResult, SeatRecord, StaleVersion, Store
+
+log = logging.getLogger(__name__)
+
+SEATS = {"scala40": (2, 6), "scopone": (4, 4)}
+TABLE_DELAY = 0.3
+"""Seconds a table edit waits for more moves to show at once; end-to-end tests set it to 0."""
+GROUP_SPACING = 3.0
+"""Seconds between two table edits in one group: Telegram takes about 20 messages a minute per
+group, so edits are paced here, rendering the latest state when the slot comes, instead of
+queueing stale states in the rate limiter."""
+COMPUTER_PAUSE = 1.2
+"""Seconds a computer seat waits before its move, so the table reads like a game."""
+LENIENT_OPS = ("t", "ss", "sr")
+MID_TURN = ("draw", "take", "open", "meld", "attach", "swap", "clock")
+"""Scala 40 actions inside a turn: the turn's deadline stays as it is."""
+"""Hand presses accepted from an older keyboard: a card toggle names its card, not a position,
+so quick taps on several cards all count; sorting is idempotent."""
+
+
+class LobbyPress(NamedTuple):
+    """A lobby button press, as the lobby's handlers take it."""
+
+    record: MatchRecord
+    data: callbacks.Callback
+    user_id: int
+    name: str
+    lang: str
+    admin: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The short answer to a button press (answerCallbackQuery)."""
+
+    text: str = ""
+    url: str | None = None
+    alert: bool = False
+
+
+def ui_of(seat: SeatRecord) -> HandUI:
+    """The stored seat UI as the bot's :class:`HandUI`."""
+    ui = seat.ui
+    return HandUI(
+        selected=tuple(ui.selected),
+        staged=tuple(tuple(m) for m in ui.staged),
+        order=tuple(ui.order or ()),
+        sort=ui.sort,
+        mode=ui.mode,
+        pending=ui.pending,
+        version=ui.version,
+    )
+
+
+def ui_changes(ui: HandUI) -> dict[str, Any]:
+    """The fields of a :class:`HandUI` as the store's ``update_seat_ui`` takes them."""
+    return {
+        "selected": list(ui.selected),
+        "staged": [list(m) for m in ui.staged],
+        "order": list(ui.order) or None,
+        "sort": ui.sort,
+        "mode": ui.mode,
+        "pending": ui.pending,
+    }
+
+
+class Core:
+    """Shared machinery of :class:`bot.service.Tavolo`."""
+
+    """The service behind every handler."""
+
+    def __init__(
+        self,
+        store: Store,
+        bot: Bot,
+        scheduler: Scheduler | None = None,
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
+        self.store = store
+        self.bot = bot
+        self.publisher = Publisher(bot)
+        self.scheduler = scheduler
+        self.clock = clock
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._engines: dict[int, tuple[int, games.GameMatch]] = {}
+        self.table_delay = TABLE_DELAY
+        self._table_due: dict[int, float] = {}
+        self._table_edited: dict[int, float] = {}
+        self._table_wake: dict[int, asyncio.Event] = {}
+        self._panels: dict[int, bool] = {}
+        self._blocked: set[tuple[int, int]] = set()
+        self._driving: set[int] = set()
+        self.computer_pause = COMPUTER_PAUSE
+        self._background: set[asyncio.Task[None]] = set()
+        self.titles: dict[int, str] = {}
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run event messages (bells, results) after the answer, tracked for :meth:`drain`."""
+        task = asyncio.create_task(self._guarded(work))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    @staticmethod
+    async def _guarded(work: Coroutine[Any, Any, None]) -> None:
+        try:
+            await work
+        except Exception:
+            log.exception("background work failed")
+
+    async def drain(self) -> None:
+        """Wait until every scheduled render and event message is done."""
+        while self._background or any(not t.done() for t in self.publisher._tasks.values()):
+            if self._background:
+                await asyncio.gather(*list(self._background), return_exceptions=True)
+            await self.publisher.drain()
+
+    # --- small helpers -------------------------------------------------------------------------
+
+    def lock(self, match_id: int) -> asyncio.Lock:
+        """The per-match lock that serialises moves in this process."""
+        return self._locks.setdefault(match_id, asyncio.Lock())
+
+    def engine(self, record: MatchRecord) -> games.GameMatch:
+        """The engine match of a record (cached per version; a private copy per version)."""
+        cached = self._engines.get(record.id)
+        if cached is not None and cached[0] == record.version:
+            return cached[1]
+        match = self.store.load_engine_match(record)
+        self._engines[record.id] = (record.version, match)
+        return match
+
+    def record_or_none(self, match_id: int) -> MatchRecord | None:
+        """The stored match, or None when there is no such match (a forged button)."""
+        try:
+            return self.store.get_match(match_id)
+        except MatchNotFound:
+            return None
+
+    def forget(self, match_id: int) -> None:
+        """Drop the cached engine (after a failed commit it may be ahead of the store)."""
+        self._engines.pop(match_id, None)
+
+    def group_lang(self, chat_id: int) -> str:
+        """The group's language (set with /language; Italian by default); in a private chat,
+        where a player plays against the computer, the player's own."""
+        if chat_id > 0:
+            return self.user_lang(chat_id)
+        return self.store.chat_settings(chat_id).language or "it"
+
+    def user_lang(self, user_id: int, code: str | None = None) -> str:
+        """A user's language: chosen with /language, else from Telegram's language code."""
+        user = self.store.get_user(user_id)
+        if user is not None and user.language:
+            return user.language
+        return language_for(
+            code if user is None or user.language_code is None else user.language_code
+        )
+
+    def names(self, record: MatchRecord) -> list[str]:
+        """Seat display names, in seat order."""
+        return [seat.name for seat in record.seats]
+
+    def group_title(self, chat_id: int) -> str:
+        """The group's title for labelling hands (remembered from updates)."""
+        if chat_id > 0:
+            return t(self.user_lang(chat_id), "private.title")
+        return self.titles.get(chat_id) or self.store.chat_settings(chat_id).title or str(chat_id)
+
+    def deep_link(self, match_id: int) -> str:
+        """``t.me/<bot>?start=j<match>``: opens the private chat and joins the match."""
+        return f"https://t.me/{self.bot.username}?start=j{match_id}"
+
+    # --- rendering -----------------------------------------------------------------------------
+
+    def table_view(self, record: MatchRecord) -> Rendered:
+        """The table message of a running or finished match."""
+        match = self.engine(record)
+        lang = self.group_lang(record.chat_id)
+        names = self.names(record)
+        if isinstance(match, scala40.Match):
+            text = table_render.scala40_table(match.view(0), names, lang, record.deadline)
+        else:
+            assert isinstance(match, scopone.Match)
+            text = table_render.scopone_table(match.view(0), names, lang, record.deadline)
+        return text, None
+
+    def hand_view(self, record: MatchRecord, seat: int) -> Rendered:
+        """The private hand message of a seat."""
+        match = self.engine(record)
+        seat_record = record.seats[seat]
+        lang = self.user_lang(seat_record.user_id or 0)
+        names = self.names(record)
+        title = self.group_title(record.chat_id)
+        ui = ui_of(seat_record)
+        if isinstance(match, scala40.Match):
+            return hand_render.scala40_hand(
+                record.id,
+                seat,
+                match.view(seat),
+                ui,
+                names,
+                title,
+                lang,
+                match.options.opening_points,
+            )
+        assert isinstance(match, scopone.Match)
+        return hand_render.scopone_hand(record.id, seat, match.view(seat), ui, names, title, lang)
+
+    def request_table(self, match_id: int, quiet: bool = False) -> None:
+        """Schedule a (coalesced) edit of the group's table message.
+
+        The edit waits ``table_delay`` seconds so that moves made meanwhile join it (a group
+        takes about 20 messages a minute); a ``quiet`` move (a draw) waits three times as long,
+        so it often shows together with the discard that follows it.
+        """
+        loop = asyncio.get_running_loop()
+        due = loop.time() + self.table_delay * (3 if quiet else 1)
+        if self.table_delay:
+            due = max(due, self._table_edited.get(match_id, 0.0) + GROUP_SPACING)
+        if due < self._table_due.get(match_id, float("inf")):
+            self._table_due[match_id] = due
+            self._table_wake.setdefault(match_id, asyncio.Event()).set()
+
+        async def job() -> None:
+            await self._until_due(match_id)
+            self._table_edited[match_id] = asyncio.get_running_loop().time()
+            record = self.store.get_match(match_id)
+            chat_id = record.table_chat_id or record.chat_id
+            rendered = self.table_view(record)
+            self.publisher.remember(chat_id, record.table_message_id, record.table_digest)
+            message_id = await self.publisher.put(chat_id, record.table_message_id, rendered)
+            if message_id is not None and message_id != record.table_message_id:
+                self.store.set_table_message(match_id, chat_id, message_id)
+            shown = self.publisher.showing(chat_id, message_id)
+            if shown != record.table_digest:
+                self.store.set_table_digest(match_id, shown)
+
+        self.publisher.coalesce(("table", match_id), job)
+
+    async def _until_due(self, match_id: int) -> None:
+        loop = asyncio.get_running_loop()
+        wake = self._table_wake.setdefault(match_id, asyncio.Event())
+        while (remaining := self._table_due.get(match_id, 0.0) - loop.time()) > 0:
+            wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), remaining)
+        self._table_due.pop(match_id, None)
+
+    def request_hand(self, match_id: int, seat: int) -> None:
+        """Schedule an edit (or a send) of one seat's hand message, coalesced."""
+
+        async def job() -> None:
+            record = self.store.get_match(match_id)
+            seat_record = record.seats[seat]
+            if seat_record.user_id is None or record.status not in (
+                "playing",
+                "finished",
+                "stopped",
+            ):
+                return
+            rendered = self.hand_view(record, seat)
+            chat_id = seat_record.user_id
+            self.publisher.remember(chat_id, seat_record.hand_message_id, seat_record.hand_digest)
+            message_id = await self.publisher.put(chat_id, seat_record.hand_message_id, rendered)
+            if message_id is None:
+                await self.report_blocked(record, seat)
+                return
+            self._blocked.discard((record.id, seat))
+            if message_id != seat_record.hand_message_id:
+                self.store.set_hand_message(record.id, seat, message_id)
+            shown = self.publisher.showing(chat_id, message_id)
+            if shown != seat_record.hand_digest:
+                self.store.set_hand_digest(record.id, seat, shown)
+
+        self.publisher.coalesce(("hand", match_id, seat), job)
+
+    async def report_blocked(self, record: MatchRecord, seat: int) -> None:
+        """A player the bot cannot write to: say so in the group with the deep link, once
+        (until a message to that player gets through again)."""
+        if (record.id, seat) in self._blocked:
+            return
+        self._blocked.add((record.id, seat))
+        lang = self.group_lang(record.chat_id)
+        text = t(
+            lang,
+            "notify.blocked",
+            name=escape(record.seats[seat].name),
+            link=self.deep_link(record.id),
+        )
+        await self.publisher.send(record.chat_id, text)
+
+    async def notify_turn(self, match_id: int, seat: int) -> None:
+        """A new short message rings the player whose turn starts; the earlier one goes."""
+        record = self.store.get_match(match_id)
+        seat_record = record.seats[seat]
+        if seat_record.user_id is None:
+            return
+        if seat_record.turn_message_id is not None and seat_record.turn_chat_id is not None:
+            await self.publisher.delete(seat_record.turn_chat_id, seat_record.turn_message_id)
+        lang = self.user_lang(seat_record.user_id)
+        text = t(lang, "notify.turn", group=escape(self.group_title(record.chat_id)))
+        text += table_render.deadline_text(lang, record.deadline)
+        text += "\n" + self.turn_facts(record, seat, lang)
+        message_id = await self.publisher.send(seat_record.user_id, text)
+        if message_id is None:
+            await self.report_blocked(record, seat)
+        self.store.set_turn_message(
+            record.id, seat, seat_record.user_id if message_id else None, message_id
+        )
+
+    def turn_facts(self, record: MatchRecord, seat: int, lang: str) -> str:
+        """What the bell shows: the discard pile (Scala 40) or the table's cards (Scopone)."""
+        match = self.engine(record)
+        if isinstance(match, scala40.Match):
+            view = match.view(seat)
+            top = show_card(view.discard_top) if view.discard_top else "—"
+            return t(lang, "hand.piles", card=top, stock=view.stock_size)
+        assert isinstance(match, scopone.Match)
+        cards = " ".join(show_card(str(c)) for c in match.view(seat).table) or "—"
+        return t(lang, "hand.scopone_table", cards=cards)
+
+    def render_all(self, record: MatchRecord, previous_to_play: int | None) -> None:
+        """After a start or a resume: the table, every hand, and the turn notification."""
+        self.request_table(record.id)
+        for seat in range(len(record.seats)):
+            self.request_hand(record.id, seat)
+        match = self.engine(record)
+        if match.to_play is not None and self.is_computer(record, match, match.to_play):
+            self.drive_computers(record.id)
+        elif match.to_play is not None and match.to_play != previous_to_play:
+            self.spawn(self._announce(record.id, record.chat_id, [], match.to_play))
+
+    # --- moves -----------------------------------------------------------------------------------
+    async def move(
+        self,
+        record: MatchRecord,
+        seat: int | None,
+        action: str,
+        lang: str,
+        ui_after: HandUI | None = None,
+    ) -> Answer:
+        """Play ``action`` for ``seat``, commit it, then render. The caller holds the lock."""
+        match = self.engine(record)
+        before_to_play = match.to_play
+        before_hand = getattr(match, "hand_number", 0)
+        try:
+            applied = match.play(action, seat=seat)
+        except IllegalAction as error:
+            return Answer(engine_error(lang, error), alert=error.code != "not-your-turn")
+        status = None
+        results = None
+        if match.is_over:
+            winners, mp, vp, stopped = result_figures(match)
+            status = "stopped" if stopped else "finished"
+            if not stopped:
+                results = [
+                    PlayerResult(
+                        s.seat,
+                        s.user_id,
+                        s.name,
+                        s.is_computer,
+                        mp[s.seat],
+                        vp[s.seat],
+                        s.seat in winners,
+                        hands_won(match, s.seat),
+                    )
+                    for s in record.seats
+                ]
+        timing: dict[str, Any] = {}
+        if match.to_play != before_to_play or applied.kind not in MID_TURN:
+            deadline, deadline_seat = self.next_deadline(record, match)
+            timing = {"deadline": deadline, "deadline_seat": deadline_seat}
+        try:
+            version = self.store.commit_move(
+                record.id,
+                record.version,
+                seat,
+                str(applied),
+                match.to_json(),
+                status=status,
+                results=results,
+                **timing,
+            )
+        except StaleVersion:
+            self.forget(record.id)
+            return Answer(t(lang, "ans.stale"))
+        except BaseException:
+            self.forget(record.id)  # the cached engine is ahead of the store now
+            raise
+        self._engines[record.id] = (version, match)
+        if ui_after is not None and seat is not None:
+            self.store.update_seat_ui(record.id, seat, ui_after.version, **ui_changes(ui_after))
+        record = self.store.get_match(record.id)
+        if timing:
+            self.arm_timer(record)
+        quiet = getattr(applied, "kind", "") == "draw"
+        self.after_move(record, match, seat, before_to_play, before_hand, quiet)
+        return Answer()
+
+    def after_move(
+        self,
+        record: MatchRecord,
+        match: games.GameMatch,
+        mover: int | None,
+        before_to_play: int | None,
+        before_hand: int,
+        quiet: bool = False,
+    ) -> None:
+        """Schedule what a committed move shows: the table, the hands that changed, the end of
+        a hand or match in the group, the next player's bell. Texts are rendered now, from
+        this very state; the sending happens after the press is answered."""
+        self.request_table(record.id, quiet)
+        new_hand = getattr(match, "hand_number", 0) != before_hand
+        messages: list[Rendered] = []
+        if new_hand or match.is_over:
+            summary = self.hand_result_text(record, match)
+            if summary:
+                messages.append((summary, None))
+            seats = list(range(len(record.seats)))
+        else:
+            # Other hands do not show others' moves: only the mover's hand changes.
+            seats = [mover] if mover is not None else []
+        for seat in seats:
+            self.request_hand(record.id, seat)
+        if match.is_over:
+            messages.append(self.final_ranking(record, match))
+        bell = match.to_play if match.to_play != before_to_play and not match.is_over else None
+        if match.to_play is not None and self.is_computer(record, match, match.to_play):
+            bell = None
+            self.drive_computers(record.id)
+        self.spawn(self._announce(record.id, record.chat_id, messages, bell))
+
+    # --- turn timers (RULES.md S40-14.3, SC-6.1) -------------------------------------------------
+
+    def next_deadline(
+        self, record: MatchRecord, match: games.GameMatch
+    ) -> tuple[datetime | None, int | None]:
+        """The deadline of the turn starting now, or None (no timer, a computer, the end)."""
+        seconds = int(record.options.get("turn_seconds", 0) or 0)
+        seat = match.to_play
+        if not seconds or seat is None or match.is_over or self.is_computer(record, match, seat):
+            return None, None
+        return self.clock() + timedelta(seconds=seconds), seat
+
+    def arm_timer(self, record: MatchRecord) -> None:
+        """Schedule the reminder at half time and the timeout at the stored deadline."""
+        if self.scheduler is None:
+            return
+        remind, expire = f"remind:{record.id}", f"timeout:{record.id}"
+        deadline = record.deadline
+        if deadline is None or record.status != "playing":
+            self.scheduler.cancel(remind)
+            self.scheduler.cancel(expire)
+            return
+        seconds = int(record.options.get("turn_seconds", 0) or 0)
+        half = deadline - timedelta(seconds=seconds / 2)
+        if half > self.clock():
+            self.scheduler.schedule(remind, half, lambda: self._remind(record.id, deadline))
+        else:
+            self.scheduler.cancel(remind)
+        self.scheduler.schedule(expire, deadline, lambda: self._expire(record.id, deadline))
+
+    async def _remind(self, match_id: int, deadline: datetime) -> None:
+        record = self.store.get_match(match_id)
+        seat = record.deadline_seat
+        if record.deadline != deadline or seat is None or record.seats[seat].user_id is None:
+            return
+        user = record.seats[seat].user_id or 0
+        lang = self.user_lang(user)
+        left = max(0, int((deadline - self.clock()).total_seconds()))
+        group = escape(self.group_title(record.chat_id))
+        await self.publisher.send(user, t(lang, "notify.reminder", seconds=left, group=group))
+
+    async def _expire(self, match_id: int, deadline: datetime) -> None:
+        """The turn timer ran out: the engine applies ``timeout_policy`` (autoplay/forfeit)."""
+        async with self.lock(match_id):
+            record = self.store.get_match(match_id)
+            if record.status != "playing" or record.deadline != deadline:
+                return
+            match = self.engine(record)
+            seat = match.to_play
+            if seat is None:
+                return
+            ui = ui_of(record.seats[seat])  # autoplay takes the staged melds back
+            await self.move(record, seat, "timeout", "it", cleared(ui, keep_staged=False))
+
+    # --- computer seats ---------------------------------------------------------------------
+
+    @staticmethod
+    def is_computer(record: MatchRecord, match: games.GameMatch, seat: int) -> bool:
+        """A seat the bot plays: a computer player, or a Scopone seat whose player abandoned."""
+        if record.seats[seat].is_computer:
+            return True
+        return isinstance(match, scopone.Match) and seat in match.computer_seats
+
+    def drive_computers(self, match_id: int) -> None:
+        """Play the computer seats' turns, each after a short, human-looking pause."""
+        if match_id not in self._driving:
+            self._driving.add(match_id)
+            self.spawn(self._computer_turns(match_id))
+
+    async def _computer_turns(self, match_id: int) -> None:
+        try:
+            while True:
+                await asyncio.sleep(self.computer_pause)
+                async with self.lock(match_id):
+                    record = self.store.get_match(match_id)
+                    if record.status != "playing":
+                        return
+                    match = self.engine(record)
+                    seat = match.to_play
+                    if seat is None or not self.is_computer(record, match, seat):
+                        return
+                    level = record.seats[seat].computer_level or "facile"
+                    seed = (record.seed + record.version) % 2**32  # reproducible per position
+                    action = computer_action(match, level, seed)
+                    await self.move(record, seat, str(action), "it")
+        finally:
+            self._driving.discard(match_id)
+
+    async def _announce(
+        self, match_id: int, chat_id: int, messages: list[Rendered], bell: int | None
+    ) -> None:
+        for text, markup in messages:
+            await self.publisher.send(chat_id, text, markup)
+        if bell is not None:
+            await self.publisher.wait(("hand", match_id, bell))  # the bell rings last
+            await self.notify_turn(match_id, bell)
+
+    def hand_result_text(self, record: MatchRecord, match: games.GameMatch) -> str:
+        """The end of a hand in the group: everyone's cards and points (S40-15, SC-5.3)."""
+        lang = self.group_lang(record.chat_id)
+        names = self.names(record)
+        if isinstance(match, scala40.Match) and match.last_hand is not None:
+            return table_render.scala40_hand_result(match.last_hand, names, lang)
+        if isinstance(match, scopone.Match) and match.last_hand is not None:
+            sides = list(match.view(0).sides)
+            return table_render.scopone_hand_result(match.last_hand, names, sides, lang)
+        return ""
+
+    def final_ranking(self, record: MatchRecord, match: games.GameMatch) -> Rendered:
+        """The ranking at the end of the match, with the rematch button."""
+        lang = self.group_lang(record.chat_id)
+        winners, mp, vp, stopped = result_figures(match)
+        text = table_render.match_result_text(mp, vp, winners, self.names(record), lang, stopped)
+        if stopped:
+            return text, None
+        button = InlineKeyboardButton(
+            t(lang, "btn.rematch"), callback_data=callbacks.rematch(record.id)
+        )
+        return text, InlineKeyboardMarkup([[button]])
+
+
+def engine_error(lang: str, error: IllegalAction | InvalidMeld) -> str:
+    """The translated text of an engine refusal, cards shown with suit symbols."""
+    details = {
+        key: show_card(value) if key == "card" and isinstance(value, str) else value
+        for key, value in error.details.items()
+    }
+    return error_text(lang, error.code, error.message, **details)
+
+
+def computer_action(match: games.GameMatch, level: str, seed: int) -> Any:
+    """The move of the computer seat to play, at its level, from a seed."""
+    del level, seed  # the engines' greedy players until engine.ai lands
+    if isinstance(match, scala40.Match):
+        return scala40_greedy(match)
+    assert isinstance(match, scopone.Match)
+    return scopone.greedy_action(match)
+
+
+def hands_won(match: games.GameMatch, seat: int) -> int:
+    """Hands the seat's side closed (Scala 40) or won (Scopone: hands are not counted; 0)."""
+    if isinstance(match, scala40.Match):
+        return match.hands_won[match.side_of(seat)]
+    return 0
+
+
+def result_figures(match: games.GameMatch) -> tuple[list[int], list[int], list[int], bool]:
+    """Winners (seats), MP and VP per seat, and whether the match was stopped."""
+    result: Any = match.result
+    players = match.players
+    if result is None:
+        return [], [0] * players, [0] * players, True
+    if isinstance(match, scala40.Match):
+        return list(result.winners), list(result.mp), list(result.vp), result.stopped
+    return list(result.winner_seats), list(result.mp), list(result.vp), bool(result.stopped)
