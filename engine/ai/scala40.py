@@ -1,0 +1,530 @@
+"""Scala 40 computer players (RULES.md S40): ``facile`` and ``esperto``, pure and seedable.
+
+>>> from engine.scala40 import new_match
+>>> m = new_match(players=2, seed=7)
+>>> choose(m, "facile") in m.legal_actions()
+True
+
+Both levels decide for ``match.to_play`` from what that seat may see: ``match.view(seat)`` and
+``match.legal_actions()`` (which depends only on the seat's own hand and public information).
+Randomness comes only from ``seed``; the same match, level, seed and budget give the same action.
+
+``facile`` opens as soon as the opening solver reaches the threshold, lays and attaches all it
+can, takes the discard only to use it at once, and discards its least useful card: each card
+counts the potential melds it belongs to (cards of its rank in other suits, cards of its suit
+within a gap of one rank; a joker counts most), ties going to the card with most penalty points.
+
+``esperto`` adds what it can read from the public history (``view.history``): what each player
+discarded, took, or refused to take. It avoids discarding cards the next player can use (cards
+that attach to the table once that player is open, cards near what that player picked up), keeps
+its melds in hand for a chiusura in mano (S40-9.4, the others' points doubled) when it is one card
+from closing and the others are far from it, and decides the draw/take and the discard with a
+search over *determinizations*:
+
+1. A private world is built from the seat's view only. Every physical card the seat cannot see
+   (the other hands, the stock, the discard pile under the cards known from the history, the
+   cards set aside) is drawn afresh, by ``random.Random(seed)``, from the cards the seat has not
+   seen, honouring each hand's size; the match seed in the private world is replaced too, so no
+   restock or cut in a simulation follows the real one. The private world starts as
+   ``Match.from_json(match.to_json())`` and then *every* hidden zone is overwritten (and every
+   visible card renumbered canonically from its face), so nothing of the true hidden state
+   survives: two matches that look the same to the seat give the same decision.
+2. Each candidate action is played in every sample (common random numbers), then a short
+   rollout plays the next turns with the ``facile`` policy for every seat (one full round, up to
+   the end of the seat's own next turn), and the position is scored: the real hand points when
+   the hand ended, else an estimate of every hand's penalty (cards outside the best melds).
+3. The candidate with the best average (plus a small prior from the history-based danger of a
+   discard) is chosen. ``budget`` counts rollouts (candidates x samples), never seconds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+
+from engine.cards import FACE_INDEX, JOKER_FACE, scala40_deck
+from engine.scala40.actions import Action
+from engine.scala40.legal import attachable
+from engine.scala40.match import HAND_SIZE, Match
+from engine.scala40.melds import parse_spec
+from engine.scala40.scoring import hand_penalty
+from engine.scala40.solver import solve
+from engine.scala40.view import View
+
+LEVELS = ("facile", "esperto")
+DEFAULT_BUDGET = 40
+"""Rollouts per esperto decision at the default budget."""
+
+MAX_DISCARD_CANDIDATES = 4
+MAX_TAKE_CANDIDATES = 3
+JOKER_USEFULNESS = 100.0
+DANGER_WEIGHT = 2.0
+CANDIDATE_MARGIN = 1.0
+"""Only discards this close to the heuristic's best are searched."""
+_PLAY_ORDER = {"open": 0, "meld": 1, "swap": 2, "attach": 3}
+
+
+def choose(match: Match, level: str = "facile", seed: int = 0, budget: int | None = None) -> Action:
+    """The action of ``match.to_play`` at ``level`` (one of ``match.legal_actions()``).
+
+    Raises ``ValueError`` for an unknown level or when nobody is to play.
+    """
+    if level == "facile":
+        return facile(match, seed)
+    if level == "esperto":
+        return esperto(match, seed, budget)
+    raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
+
+
+# --- Card arithmetic on faces ---------------------------------------------------------------
+
+
+def _face(token: str) -> int:
+    return parse_spec(token)[0]
+
+
+def _penalty(face: int) -> int:
+    """Penalty points of a face (S40-11.2, an ace counted 11)."""
+    if face == JOKER_FACE:
+        return 25
+    rank = face % 13 + 1
+    return 11 if rank == 1 else min(rank, 10)
+
+
+def _run_gap(a: int, b: int) -> int:
+    """Rank distance of two faces of one suit in a run (the ace low or high), large otherwise."""
+    if a // 13 != b // 13 or a == b:
+        return 99
+    ra, rb = a % 13 + 1, b % 13 + 1
+    best = abs(ra - rb)
+    if ra == 1:
+        best = min(best, 14 - rb)
+    if rb == 1:
+        best = min(best, 14 - ra)
+    return best
+
+
+def usefulness(hand: Sequence[int]) -> dict[int, float]:
+    """How many potential melds each face of ``hand`` (faces) belongs to, as ``facile`` counts.
+
+    Cards of the same rank in other suits (a pair or set), cards of the same suit within a gap of
+    one rank (a near run); a joker is the most useful card.
+
+    >>> from engine.cards import parse_cards, face_index
+    >>> u = usefulness([face_index(c) for c in parse_cards("7H 8H 7S KD JK")])
+    >>> u[face_index(parse_cards("7H")[0])], u[face_index(parse_cards("KD")[0])], u[52]
+    (2.0, 0.0, 100.0)
+    """
+    naturals = sorted({f for f in hand if f != JOKER_FACE})
+    out: dict[int, float] = {}
+    for face in naturals:
+        same_rank = sum(1 for g in naturals if g != face and g % 13 == face % 13)
+        near = sum(1 for g in naturals if _run_gap(face, g) <= 2)
+        out[face] = float(same_rank + near)
+    if JOKER_FACE in hand:
+        out[JOKER_FACE] = JOKER_USEFULNESS
+    return out
+
+
+# --- facile -----------------------------------------------------------------------------------
+
+
+def facile(match: Match, seed: int = 0) -> Action:
+    """The ``facile`` choice (see the module docstring); ``seed`` is accepted for symmetry."""
+    del seed  # facile is deterministic
+    actions = match.legal_actions()
+    if not actions or match.to_play is None:
+        raise ValueError("nobody is to play")
+    return _facile_from(match, actions)
+
+
+def _facile_from(match: Match, actions: list[Action]) -> Action:
+    phase = match.phase
+    if phase == "draw":
+        return _facile_draw(actions)
+    if phase == "play":
+        play = _facile_play(match, actions)
+        if play is not None:
+            return play
+        return _facile_discard(match, actions)
+    if phase == "cut":
+        return Action("cut", choice="middle")
+    if phase == "rientro":
+        return Action("rientro", choice="yes")
+    return actions[0]
+
+
+def _take_score(action: Action) -> tuple[int, int, int]:
+    use = action.use
+    assert use is not None
+    jokers = sum(1 for t in use.cards if t.startswith("JK"))
+    return (1 if use.kind == "open" else 0, -jokers, len(use.cards))
+
+
+def _useful_takes(actions: Sequence[Action]) -> list[Action]:
+    """Takes that use the card at once; a joker from hand only when it opens."""
+    out = []
+    for action in actions:
+        if action.kind != "take" or action.use is None:
+            continue
+        if action.use.kind != "open" and any(t.startswith("JK") for t in action.use.cards):
+            continue
+        out.append(action)
+    return sorted(out, key=_take_score, reverse=True)
+
+
+def _facile_draw(actions: Sequence[Action]) -> Action:
+    takes = _useful_takes(actions)
+    return takes[0] if takes else Action("draw")
+
+
+def _wasteful(action: Action, hand_size: int) -> bool:
+    """A lone joker attached to a meld: kept for a meld of its own unless the hand is small."""
+    cards = action.cards if action.kind != "swap" else ()
+    return bool(cards) and all(t.startswith("JK") for t in cards) and hand_size > 3
+
+
+def _play_key(action: Action) -> tuple[int, int, int, str]:
+    jokers = sum(1 for t in action.cards if t.startswith("JK"))
+    return (_PLAY_ORDER[action.kind], jokers, -len(action.cards), str(action))
+
+
+def _facile_play(match: Match, actions: Sequence[Action]) -> Action | None:
+    seat = match.to_play
+    assert seat is not None
+    size = len(match.hands[seat])
+    plays = [a for a in actions if a.kind in _PLAY_ORDER and not _wasteful(a, size)]
+    return min(plays, key=_play_key) if plays else None
+
+
+def _discard_options(actions: Sequence[Action]) -> list[Action]:
+    return [a for a in actions if a.kind == "discard"]
+
+
+def _facile_discard(match: Match, actions: Sequence[Action]) -> Action:
+    seat = match.to_play
+    assert seat is not None
+    hand = [FACE_INDEX[c] for c in match.hands[seat]]
+    use = usefulness(hand)
+    discards = _discard_options(actions)
+    return min(
+        discards,
+        key=lambda a: (use.get(_face(a.card), 0.0), -_penalty(_face(a.card)), a.card),
+    )
+
+
+# --- What the public history tells ------------------------------------------------------------
+
+
+class _History:
+    """Per seat: faces taken from the discard pile, faces discarded, faces refused."""
+
+    def __init__(self, view: View) -> None:
+        players = view.players
+        self.taken: list[list[int]] = [[] for _ in range(players)]
+        self.discarded: list[list[int]] = [[] for _ in range(players)]
+        self.refused: list[list[int]] = [[] for _ in range(players)]
+        top: int | None = None
+        for seat, text in view.history:
+            if text.startswith("discard"):
+                top = _face(text.split()[1])
+                self.discarded[seat].append(top)
+            elif text.startswith("take"):
+                if top is not None:
+                    self.taken[seat].append(top)
+                top = None
+            elif text == "draw" and top is not None:
+                self.refused[seat].append(top)
+
+
+def danger(face: int, view: View, history: _History, melds_attach: bool) -> float:
+    """How much the next player may use ``face`` if ``view.seat`` discards it (0 = safe)."""
+    seat = view.seat
+    following = _next_in(view, seat)
+    if following is None or (view.players == 4 and view.sides[following] == view.sides[seat]):
+        return 0.0
+    if face == JOKER_FACE:
+        return 5.0
+    score = 0.0
+    if melds_attach and view.opened[following]:
+        score += 3.0
+    for taken in history.taken[following]:
+        if taken % 13 == face % 13 and taken != face:
+            score += 1.0
+        if _run_gap(face, taken) <= 2:
+            score += 1.0
+    for gone in history.discarded[following] + history.refused[following]:
+        if gone == face:
+            score -= 0.5
+        elif gone % 13 == face % 13 or _run_gap(face, gone) <= 1:
+            score -= 0.25
+    return score
+
+
+def _next_in(view: View, seat: int) -> int | None:
+    for step in range(1, view.players):
+        other = (seat + step) % view.players
+        if view.status[other] == "in":
+            return other
+    return None
+
+
+# --- Determinization ------------------------------------------------------------------------
+
+
+def _copies(face: int) -> tuple[int, ...]:
+    return (52, 53, 106, 107) if face == JOKER_FACE else (face, face + 54)
+
+
+class _Ids:
+    """Hands out physical ids for faces canonically: the lowest free copy first."""
+
+    def __init__(self, deck: Sequence[int]) -> None:
+        self.free = set(deck)
+
+    def take(self, face: int) -> int | None:
+        for card in _copies(face):
+            if card in self.free:
+                self.free.discard(card)
+                return card
+        return None
+
+    def need(self, face: int) -> int:
+        card = self.take(face)
+        if card is None:
+            raise ValueError("inconsistent view: a face seen more often than it exists")
+        return card
+
+
+def known_pile(view: View, jokers: bool) -> list[int | None]:
+    """The discard pile bottom to top as far as the public history tells (None: not known).
+
+    Replays this hand's draws, takes and discards from the deal, with the restocks of S40-10.1;
+    when the replay does not agree with the view's counts, only the top card is taken as known.
+    """
+    dealt = sum(1 for s in view.status if s == "in")
+    dealt += sum(1 for _, text in view.history if text == "abandon")
+    stock = (108 if jokers else 104) - HAND_SIZE * dealt - 1
+    pile: list[int | None] = [None]
+    for _, text in view.history:
+        if text == "draw":
+            stock -= 1
+        elif text.startswith("take"):
+            if pile:
+                pile.pop()
+        elif text.startswith("discard"):
+            pile.append(_face(text.split()[1]))
+            if stock == 0 and len(pile) >= 3:
+                stock = len(pile) - 1
+                pile = pile[-1:]
+    top = None if view.discard_top is None else _face(view.discard_top)
+    if len(pile) != view.discard_size or stock != view.stock_size:
+        pile = [None] * view.discard_size
+    if pile:
+        pile[-1] = top
+    return pile
+
+
+def private_world(match: Match, seat: int, rng: random.Random) -> Match:
+    """A copy of ``match`` whose hidden information is entirely re-sampled for ``seat``.
+
+    Built from ``view(seat)`` alone: the table, the seat's hand (and a partner's open hand) and
+    the discard pile cards known from the history keep their faces, renumbered canonically; the
+    other hands, the rest of the pile, the stock and the cards set aside are a fresh random deal
+    of the unseen cards; the seed of the copy is replaced.
+    """
+    view = match.view(seat)
+    world = Match.from_json(match.to_json())
+    ids = _Ids(scala40_deck(match.options.jokers))
+    world.melds = [
+        replace(meld, cards=tuple(ids.need(FACE_INDEX[c]) for c in meld.cards))
+        for meld in world.melds
+    ]
+    pile_faces = known_pile(view, match.options.jokers)
+    pile: list[int | None] = [None if f is None else ids.take(f) for f in pile_faces]
+    own = [ids.need(_face(t)) for t in view.hand]
+    partner: int | None = None
+    partner_cards: list[int] = []
+    if view.partner_hand is not None:
+        partner = (seat + 2) % 4
+        partner_cards = [ids.need(_face(t)) for t in view.partner_hand]
+    unseen = sorted(ids.free)
+    rng.shuffle(unseen)
+    hands: list[list[int]] = []
+    for other, size in enumerate(view.hand_sizes):
+        if other == seat:
+            hands.append(own)
+        elif other == partner:
+            hands.append(partner_cards)
+        else:
+            hands.append([unseen.pop() for _ in range(size)])
+    world.hands = hands
+    world.discard = [unseen.pop() if c is None else c for c in pile]
+    world.stock = [unseen.pop() for _ in range(view.stock_size)]
+    world.aside = unseen
+    world.seed = rng.getrandbits(64)
+    world.drawn = None
+    world.taken = None
+    if view.taken is not None:
+        taken_face = _face(view.taken)
+        world.taken = next(c for c in reversed(own) if FACE_INDEX[c] == taken_face)
+    return world
+
+
+# --- Rollouts and evaluation -----------------------------------------------------------------
+
+
+def _estimate(match: Match, seat: int) -> float:
+    """Expected penalty of a seat's hand if the hand ended later: cards outside its melds."""
+    hand = match.hands[seat]
+    if not hand:
+        return 0.0
+    best = solve(hand)
+    used = {i for cand in (best.melds if best else ()) for i in cand.indices}
+    loose = [c for i, c in enumerate(hand) if i not in used]
+    deadwood = hand_penalty(loose, match.options.ace_penalty)
+    total = best.total if best else 0
+    if match.opened[seat]:
+        return deadwood + 1.5 * len(hand)
+    if total >= match.options.opening_points:
+        return deadwood + 1.5 * len(hand) + 8.0
+    return 55.0 + 0.3 * deadwood
+
+
+def _score(match: Match, seat: int, hand_number: int) -> float:
+    """The seat's outcome: the others' average points minus its side's own (higher is better)."""
+    mine = match.side_of(seat)
+    last = match.last_hand
+    if match.hand_number != hand_number or match.is_over:
+        if last is None or last.hand_number != hand_number or last.annulled:
+            return 0.0
+        own = [p for s, p in enumerate(last.points) if p is not None and match.side_of(s) == mine]
+        rest = [p for s, p in enumerate(last.points) if p is not None and match.side_of(s) != mine]
+        return (sum(rest) / max(1, len(rest))) - (sum(own) / max(1, len(own)))
+    seats = [s for s in range(match.players) if match.active(s)]
+    own_est = [_estimate(match, s) for s in seats if match.side_of(s) == mine]
+    rest_est = [_estimate(match, s) for s in seats if match.side_of(s) != mine]
+    return (sum(rest_est) / max(1, len(rest_est))) - (sum(own_est) / max(1, len(own_est)))
+
+
+def rollout(match: Match, seat: int, turns: int) -> float:
+    """Play ``turns`` more turns (discards) with ``facile`` for every seat, then score ``seat``."""
+    hand_number = match.hand_number
+    ended = 0
+    while ended < turns and not match.is_over and match.hand_number == hand_number:
+        actions = match.legal_actions()
+        action = _facile_from(match, actions)
+        match.play(action)
+        if action.kind == "discard":
+            ended += 1
+    return _score(match, seat, hand_number)
+
+
+def _search(
+    match: Match,
+    seat: int,
+    candidates: Sequence[Action],
+    prior: Sequence[float],
+    rng: random.Random,
+    budget: int,
+) -> Action:
+    samples = max(1, budget // len(candidates))
+    active = sum(1 for s in range(match.players) if match.active(s))
+    turns = active + (1 if match.phase == "draw" else 0)
+    totals = [0.0] * len(candidates)
+    for _ in range(samples):
+        world = private_world(match, seat, rng).to_json()
+        for i, candidate in enumerate(candidates):
+            sim = Match.from_json(world)
+            sim.play(candidate)
+            totals[i] += rollout(sim, seat, turns)
+    scores = [t / samples + p for t, p in zip(totals, prior, strict=True)]
+    best = max(range(len(candidates)), key=lambda i: (scores[i], -i))
+    return candidates[best]
+
+
+# --- esperto ----------------------------------------------------------------------------------
+
+
+def esperto(match: Match, seed: int = 0, budget: int | None = None) -> Action:
+    """The ``esperto`` choice (see the module docstring); ``budget`` counts rollouts."""
+    actions = match.legal_actions()
+    seat = match.to_play
+    if not actions or seat is None:
+        raise ValueError("nobody is to play")
+    if match.phase not in ("draw", "play"):
+        return _facile_from(match, actions)
+    rng = random.Random(seed)
+    rollouts = DEFAULT_BUDGET if budget is None else max(1, budget)
+    if match.phase == "draw":
+        takes = _useful_takes(actions)[:MAX_TAKE_CANDIDATES]
+        if not takes:
+            return Action("draw")
+        if takes[0].use is not None and takes[0].use.kind == "open":
+            return takes[0]
+        candidates = [Action("draw"), *takes]
+        return _search(match, seat, candidates, [0.0] * len(candidates), rng, rollouts)
+    view = match.view(seat)
+    if not view.opened[seat] and _hold_for_mano(match, view, actions):
+        actions = [a for a in actions if a.kind == "discard"]
+    play = _facile_play(match, actions)
+    if play is not None:
+        return play
+    return _esperto_discard(match, view, actions, rng, rollouts)
+
+
+def _hold_for_mano(match: Match, view: View, actions: Sequence[Action]) -> bool:
+    """Keep the opening in hand for a chiusura in mano (S40-9.4) when it looks worth it.
+
+    Only when the opening would leave two cards (one short of closing in hand), some opponent is
+    open (a never-opened hand scores a flat 100 anyway), no opponent is near closing and the
+    stock is not running out.
+    """
+    opening = next((a for a in actions if a.kind == "open"), None)
+    if opening is None:
+        return False
+    seat = view.seat
+    left = view.hand_sizes[seat] - len(opening.cards)
+    if left != 2 or view.stock_size < 15:
+        return False
+    rivals = [
+        s
+        for s in range(view.players)
+        if s != seat and view.status[s] == "in" and view.sides[s] != view.sides[seat]
+    ]
+    if not rivals or min(view.hand_sizes[s] for s in rivals) < 7:
+        return False
+    return any(view.opened[s] for s in rivals)
+
+
+def _esperto_discard(
+    match: Match, view: View, actions: Sequence[Action], rng: random.Random, budget: int
+) -> Action:
+    discards = _discard_options(actions)
+    if len(discards) == 1:
+        return discards[0]
+    seat = view.seat
+    hand = [FACE_INDEX[c] for c in match.hands[seat]]
+    use = usefulness(hand)
+    history = _History(view)
+    counts = {f: hand.count(f) for f in hand}
+
+    def risk(action: Action) -> float:
+        face = _face(action.card)
+        return danger(face, view, history, attachable(match.melds, _copies(face)[0]))
+
+    def heuristic(action: Action) -> tuple[float, int, str]:
+        face = _face(action.card)
+        value = use.get(face, 0.0) + risk(action)
+        if counts.get(face, 0) > 1 and face != JOKER_FACE:
+            value -= 0.5  # the twin keeps the same melds possible
+        return (value, -_penalty(face), action.card)
+
+    ranked = sorted(discards, key=heuristic)
+    floor = heuristic(ranked[0])[0] + CANDIDATE_MARGIN
+    candidates = [a for a in ranked[:MAX_DISCARD_CANDIDATES] if heuristic(a)[0] <= floor]
+    prior = [-DANGER_WEIGHT * max(0.0, risk(a)) for a in candidates]
+    if len(candidates) == 1:
+        return candidates[0]
+    return _search(match, seat, candidates, prior, rng, budget)

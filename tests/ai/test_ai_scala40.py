@@ -1,0 +1,214 @@
+"""Scala 40 computer players (engine.ai.scala40): legality, determinism, hidden information, and
+exact decisions on rigged positions."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.ai.scala40 import choose, esperto, facile, known_pile, private_world, usefulness
+from engine.cards import FACE_INDEX
+from engine.scala40 import Match, Options, new_match
+from engine.scala40.melds import face_text
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
+from s40_helpers import check_cards, position
+
+
+def play_hand(match: Match, levels: list[str], budget: int, salt: int) -> int:
+    """Play ``match`` to the end of its current hand with the given levels; returns actions."""
+    hand = match.hand_number
+    count = 0
+    while not match.is_over and match.hand_number == hand:
+        seat = match.to_play
+        assert seat is not None
+        legal = match.legal_actions()
+        action = choose(match, levels[seat], seed=salt + count, budget=budget)
+        assert action in legal, (str(action), [str(a) for a in legal])
+        match.play(action)
+        count += 1
+        assert count < 5000
+    return count
+
+
+class TestLegality:
+    @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+    @pytest.mark.parametrize("jokers", [True, False])
+    def test_facile_plays_whole_matches_legally(self, players: int, jokers: bool) -> None:
+        for seed in range(3):
+            m = new_match(players, seed=seed, options=Options(jokers=jokers))
+            for _ in range(40):
+                if m.is_over:
+                    break
+                play_hand(m, ["facile"] * players, 0, seed)
+                check_cards(m)
+
+    @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+    @pytest.mark.parametrize("jokers", [True, False])
+    def test_esperto_plays_whole_hands_legally(self, players: int, jokers: bool) -> None:
+        for seed in range(2):
+            m = new_match(players, seed=100 + seed, options=Options(jokers=jokers))
+            levels = ["esperto" if s % 2 == seed % 2 else "facile" for s in range(players)]
+            play_hand(m, levels, 4, seed)
+            check_cards(m)
+
+    def test_pairs_with_open_partner_hands(self) -> None:
+        options = Options(pairs=True, open_hands_for_partners=True)
+        m = new_match(4, seed=5, options=options)
+        play_hand(m, ["esperto", "facile", "esperto", "facile"], 4, 0)
+
+    def test_choose_rejects_an_unknown_level(self) -> None:
+        with pytest.raises(ValueError, match="unknown level"):
+            choose(new_match(2, seed=1), "difficile")
+
+
+class TestDeterminism:
+    def test_same_inputs_same_action(self) -> None:
+        m = new_match(3, seed=11)
+        for step in range(60):
+            if m.is_over:
+                break
+            first = esperto(m, seed=step, budget=8)
+            assert esperto(m.copy(), seed=step, budget=8) == first
+            assert facile(m, seed=step) == facile(m.copy(), seed=step + 1)
+            m.play(first)
+
+    def test_the_private_world_depends_only_on_the_seed(self) -> None:
+        m = new_match(2, seed=3)
+        assert private_world(m, 0, random.Random(4)).to_json() == (
+            private_world(m, 0, random.Random(4)).to_json()
+        )
+
+
+def _reshuffle_hidden(m: Match, seat: int, salt: int) -> Match:
+    """The same match for ``seat``'s eyes: other hands and the stock re-dealt, a new seed."""
+    other = m.copy()
+    hidden = [c for s, h in enumerate(other.hands) if s != seat for c in h] + other.stock
+    random.Random(salt).shuffle(hidden)
+    for s in range(other.players):
+        if s != seat:
+            size = len(other.hands[s])
+            other.hands[s], hidden = hidden[:size], hidden[size:]
+    other.stock = hidden
+    other.seed = m.seed + 1000 + salt
+    return other
+
+
+class TestHiddenInformation:
+    def test_rigged_positions_differing_only_in_hidden_cards(self) -> None:
+        me = "7H 8H 7S KD 2C 5S JS QD 9C 4D 3H AC 6D 10S"
+        a = position([me, "AH 2H 3H 4H 5H 6H 9H 10H JH QH KH AS 2S"], phase="play", seed=1)
+        b = position([me, "3D 5D 7D 8D 9D 10D JD 2D AD 4C 5C 6C 8C"], phase="play", seed=9)
+        assert a.view(0) == b.view(0)
+        assert a.to_json() != b.to_json()
+        for seed in range(3):
+            assert esperto(a, seed=seed, budget=12) == esperto(b, seed=seed, budget=12)
+
+    def test_real_positions_differing_only_in_hidden_cards(self) -> None:
+        m = new_match(3, seed=21)
+        decided = 0
+        for step in range(90):
+            if m.is_over:
+                break
+            seat = m.to_play
+            assert seat is not None
+            if step % 7 == 3 and m.phase in ("draw", "play"):
+                twin = _reshuffle_hidden(m, seat, step)
+                assert twin.view(seat) == m.view(seat)
+                assert private_world(twin, seat, random.Random(step)).to_json() == (
+                    private_world(m, seat, random.Random(step)).to_json()
+                )
+                assert esperto(twin, seed=step, budget=9) == esperto(m, seed=step, budget=9)
+                decided += 1
+            m.play(facile(m))
+        assert decided >= 5
+
+    def test_the_private_world_keeps_what_the_seat_sees_and_counts(self) -> None:
+        m = new_match(4, seed=8)
+        for _ in range(70):
+            m.play(facile(m))
+        seat = m.to_play
+        assert seat is not None
+        world = private_world(m, seat, random.Random(1))
+        check_cards(world)
+        assert world.view(seat).hand == m.view(seat).hand
+        assert [len(h) for h in world.hands] == [len(h) for h in m.hands]
+        assert len(world.stock) == len(m.stock)
+        assert world.view(seat).melds == m.view(seat).melds
+        assert world.seed != m.seed
+        assert known_pile(m.view(seat), True)[-1] == FACE_INDEX[m.discard[-1]]
+
+
+class TestDecisions:
+    def test_facile_opens_when_it_can(self) -> None:
+        m = position(
+            [
+                "9H 9S 9D 10C JC QC 2S 4D 6H KS 3C 8D 5S 7C",
+                "AH 2H 3H 4H 5H 6H 7H 8H 10H JH QH KH AS",
+            ],
+            phase="play",
+            turns_done=[1, 1],
+        )
+        assert str(facile(m)) == "open 9S 9H 9D | 10C JC QC"
+        assert str(esperto(m, budget=8)) == "open 9S 9H 9D | 10C JC QC"
+
+    def test_facile_takes_the_discard_to_open_with_it(self) -> None:
+        m = position(
+            ["9H 9S 10C JC QC 2S 4D 6H KS 3C 8D 5S 7C", "AH 2H 3H 4H 5H 6H 7H 8H 10H JH QH KH AS"],
+            discard="9D",
+            turns_done=[1, 1],
+        )
+        assert str(facile(m)) == "take open 9S 9H 9D | 10C JC QC"
+
+    def test_facile_draws_when_the_discard_is_of_no_use(self) -> None:
+        m = position(
+            ["9H 9S 10C JC 2S 4D 6H KS 3C 8D 5S 7C AD", "AH 2H 3H 4H 5H 6H 7H 8H 10H JH QH KH AS"],
+            discard="KD",
+            turns_done=[1, 1],
+        )
+        assert str(facile(m)) == "draw"
+
+    def test_facile_discards_the_least_useful_card(self) -> None:
+        # 9C and 3H belong to no potential meld; 9C has more penalty points.
+        m = position(
+            [
+                "7H 8H 7S KD 2C 5S JS QD 9C 4D 3H AC 6D 10S",
+                "AH 2H 3H 4H 5H 6H 7H 8H 10H JH QH KH AS",
+            ],
+            phase="play",
+            turns_done=[1, 1],
+        )
+        assert str(facile(m)) == "discard 9C"
+
+    def test_facile_never_discards_a_joker_unless_forced(self) -> None:
+        m = position(
+            ["KS QD 9C 5H JK", "AH 2H 3H 4H 5S 6H 7H 8H 10H JH QH KH AS"],
+            phase="play",
+            opened=[True, True],
+            turns_done=[1, 1],
+        )
+        assert str(facile(m)) == "discard KS"
+
+    def test_usefulness_counts_sets_near_runs_and_jokers(self) -> None:
+        faces = [FACE_INDEX[c] for c in position(["7H 8H 7S 9H KD JK", "2S 3S 4S"]).hands[0]]
+        use = usefulness(faces)
+        # 7H: 7S, 8H, 9H; 8H and 9H: two run neighbours; 7S: 7H; KD: nothing; JK: most.
+        expected = {"7H": 3.0, "8H": 2.0, "9H": 2.0, "7S": 1.0, "KD": 0.0, "JK": 100.0}
+        assert {face_text(f): v for f, v in use.items()} == expected
+
+    def test_esperto_keeps_the_card_the_next_player_can_attach(self) -> None:
+        # First round: attaching KD would leave one card, so one of the two must go. KD attaches
+        # to the Ks on the table and the next player is open: facile throws it (more points),
+        # esperto keeps it.
+        m = position(
+            ["KD 5H", "2S 3S 4S 8C 9C 10C 4D 5D 6D"],
+            melds=[(1, "KS KH KC")],
+            opened=[True, True],
+            phase="play",
+        )
+        assert str(facile(m)) == "discard KD"
+        for seed in range(3):
+            assert str(esperto(m, seed=seed)) == "discard 5H"
