@@ -30,8 +30,9 @@ from bot.render import table as table_render
 from bot.render.cards import card as show_card
 from bot.timers import Scheduler, utc_now
 from engine import games, scala40, scopone
+from engine.ai import scala40 as ai_scala40
+from engine.ai import scopone as ai_scopone
 from engine.errors import IllegalAction, InvalidMeld
-from engine.scala40.greedy import greedy_action as scala40_greedy
 from storage import MatchNotFound, MatchRecord, PlayerResult, SeatRecord, StaleVersion, Store
 
 log = logging.getLogger(__name__)
@@ -595,12 +596,11 @@ def engine_error(lang: str, error: IllegalAction | InvalidMeld) -> str:
 
 
 def computer_action(match: games.GameMatch, level: str, seed: int) -> Any:
-    """The move of the computer seat to play, at its level, from a seed."""
-    del level, seed  # the engines' greedy players until engine.ai lands
+    """The move of the computer seat to play, at its level, from a seed (engine.ai)."""
     if isinstance(match, scala40.Match):
-        return scala40_greedy(match)
+        return ai_scala40.choose(match, level, seed)
     assert isinstance(match, scopone.Match)
-    return scopone.greedy_action(match)
+    return ai_scopone.choose(match, level, seed)
 
 
 def hands_won(match: games.GameMatch, seat: int) -> int:
