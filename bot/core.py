@@ -548,7 +548,8 @@ class Core:
                         return
                     level = record.seats[seat].computer_level or "facile"
                     seed = (record.seed + record.version) % 2**32  # reproducible per position
-                    action = computer_action(match, level, seed)
+                    # The search runs off the event loop; it only reads the match.
+                    action = await asyncio.to_thread(computer_action, match, level, seed)
                     await self.move(record, seat, str(action), "it")
         finally:
             self._driving.discard(match_id)

@@ -21,9 +21,9 @@ from storage import MatchRecord
 log = logging.getLogger(__name__)
 
 
-OFFERED_LEVELS = ("facile",)
-"""Computer levels the lobby offers. ``esperto`` exists in engine.ai but does not yet beat
-``facile`` (python -m bench ai), so it is not offered to players until it does."""
+OFFERED_LEVELS = {"scala40": ("facile",), "scopone": ("facile", "esperto")}
+"""Computer levels the lobby offers per game. Scala 40's ``esperto`` exists in engine.ai but
+does not yet beat ``facile`` (python -m bench ai), so it is not offered until it does."""
 
 
 class Lobby(Core):
@@ -106,7 +106,7 @@ class Lobby(Core):
 
         keyboard = [
             [button("btn.join", "j"), button("btn.leave", "l")],
-            [computer(level) for level in OFFERED_LEVELS],
+            [computer(level) for level in OFFERED_LEVELS[record.game]],
             [button("btn.options", "o"), button("btn.start", "s")],
             [button("btn.cancel", "x")],
         ]
