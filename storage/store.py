@@ -950,8 +950,8 @@ class Store:
                 return None
             return _user_record(row)
 
-    def set_user_language(self, user_id: int, language: str | None) -> None:
-        """The language the user chose (None: back to Telegram's language code)."""
+    def _change_user(self, user_id: int, change: Callable[[UserTable], None]) -> None:
+        """Apply ``change`` to the user's row (created if the bot never met the user)."""
 
         def attempt() -> None:
             with self._session(write=True) as s:
@@ -959,24 +959,26 @@ class Store:
                 if row is None:
                     row = UserTable(user_id=user_id, name="", updated_at=_now())
                     s.add(row)
-                row.language = language
+                change(row)
                 row.updated_at = _now()
 
         self._retrying(attempt)
+
+    def set_user_language(self, user_id: int, language: str | None) -> None:
+        """The language the user chose (None: back to Telegram's language code)."""
+
+        def change(row: UserTable) -> None:
+            row.language = language
+
+        self._change_user(user_id, change)
 
     def set_private_chat(self, user_id: int, open_: bool) -> None:
         """Whether the user has opened the private chat with the bot (``/start``)."""
 
-        def attempt() -> None:
-            with self._session(write=True) as s:
-                row = s.get(UserTable, user_id)
-                if row is None:
-                    row = UserTable(user_id=user_id, name="", updated_at=_now())
-                    s.add(row)
-                row.private_chat = open_
-                row.updated_at = _now()
+        def change(row: UserTable) -> None:
+            row.private_chat = open_
 
-        self._retrying(attempt)
+        self._change_user(user_id, change)
 
     def has_private_chat(self, user_id: int) -> bool:
         """Whether the bot may write to the user in private (they started the bot)."""

@@ -74,3 +74,38 @@ def button_data(message: FakeMessage, text: str) -> str:
     matches = [data for label, data in buttons.items() if label.startswith(text)]
     assert len(matches) == 1, f"no single button {text!r} in {list(buttons)}"
     return matches[0]
+
+
+RIGGED_HANDS = (
+    "4S 4H 4D 3C 4C 5C 6C 7C 9C 9S 5H 2D 5D",
+    "10S JS QS KS JK 6H 7H 8C 2S 3S QD QC 9H",
+)
+"""A 2-player Scala 40 deal the e2e tests share: seat 0 holds 4-4-4 and 3-7 of clubs (37, or
+45 with the 8C that seat 1 holds), seat 1 holds 10-K of spades and JK 6H 7H (58)."""
+
+
+def store_started_match(
+    database: Path,
+    chat_id: int,
+    title: str,
+    people: list[tuple[int, str, str]],
+    game: str,
+    state_json: str,
+    options: dict[str, Any],
+) -> int:
+    """A started match stored as the bot stores one (people: user id, name, language), with
+    the given engine state; every player has opened the private chat. Its id."""
+    store = Store.open(f"sqlite:///{database}")
+    try:
+        for user, name, lang in people:
+            store.upsert_user(user, name, lang)
+            store.set_private_chat(user, True)
+        store.set_chat_title(chat_id, title)
+        host, host_name, _ = people[0]
+        record = store.create_match(chat_id, game, options, host, host_name, seed=7)
+        for user, name, _ in people[1:]:
+            record = store.add_seat(record.id, user, name)
+        store.start_match(record.id, state_json, record.version)
+        return record.id
+    finally:
+        store.close()

@@ -6,11 +6,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from bot_harness import button_data, running_bot, settle
+from bot_harness import RIGGED_HANDS, button_data, running_bot, settle, store_started_match
 from fake_telegram import FakeTelegramServer
 
 from engine.scala40 import Options
-from storage import Store
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
 from s40_helpers import position
@@ -25,23 +24,16 @@ def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def two_player_match(database: Path) -> int:
-    store = Store.open(f"sqlite:///{database}")
-    try:
-        for user, name in ((ANNA, "Anna"), (LUCA, "Luca")):
-            store.upsert_user(user, name, "it")
-            store.set_private_chat(user, True)
-        record = store.create_match(GROUP, "scala40", Options().to_dict(), ANNA, "Anna", seed=3)
-        record = store.add_seat(record.id, LUCA, "Luca")
-        match = position(
-            ["4S 4H 4D 3C 4C 5C 6C 7C 9C 9S 5H 2D 5D", "10S JS QS KS JK 6H 7H 8C 2S 3S QD QC 9H"],
-            discard="KD",
-            stock_top="AC AD",
-            to_play=1,
-        )
-        store.start_match(record.id, match.to_json(), record.version)
-        return record.id
-    finally:
-        store.close()
+    match = position(list(RIGGED_HANDS), discard="KD", stock_top="AC AD", to_play=1)
+    return store_started_match(
+        database,
+        GROUP,
+        "Circolo",
+        [(ANNA, "Anna", "it"), (LUCA, "Luca", "it")],
+        "scala40",
+        match.to_json(),
+        Options().to_dict(),
+    )
 
 
 def people(server: FakeTelegramServer) -> None:

@@ -6,12 +6,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from bot_harness import button_data, keyboard_data, running_bot, settle
+from bot_harness import (
+    RIGGED_HANDS,
+    button_data,
+    keyboard_data,
+    running_bot,
+    settle,
+    store_started_match,
+)
 from fake_telegram import FakeTelegramServer
 
 from engine.scala40 import Options
 from engine.scopone import Options as ScoponeOptions
-from storage import Store
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
 sys.path.insert(0, str(Path(__file__).parents[1] / "scopone"))
@@ -28,21 +34,10 @@ def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def store_match(database: Path, game: str, people: int, state_json: str, options: dict) -> int:  # type: ignore[type-arg]
-    """A started match stored as the bot stores one, with the given engine state."""
-    store = Store.open(f"sqlite:///{database}")
-    try:
-        for user, name, lang in PEOPLE[:people]:
-            store.upsert_user(user, name, lang)
-            store.set_private_chat(user, True)
-        store.set_chat_title(GROUP, "Circolo")
-        first = PEOPLE[0]
-        record = store.create_match(GROUP, game, options, first[0], first[1], seed=7)
-        for user, name, _ in PEOPLE[1:people]:
-            record = store.add_seat(record.id, user, name)
-        store.start_match(record.id, state_json, record.version)
-        return record.id
-    finally:
-        store.close()
+    """A started match of the first ``people`` of PEOPLE, with the given engine state."""
+    return store_started_match(
+        database, GROUP, "Circolo", list(PEOPLE[:people]), game, state_json, options
+    )
 
 
 def add_people(server: FakeTelegramServer, count: int) -> None:
@@ -110,7 +105,7 @@ async def test_restart_mid_turn_goes_on_from_the_same_messages(
     server = fake_telegram
     add_people(server, 2)
     match = position(
-        ["4S 4H 4D 3C 4C 5C 6C 7C 9C 9S 5H 2D 5D", "10S JS QS KS JK 6H 7H 8C 2S 3S QD QC 9H"],
+        list(RIGGED_HANDS),
         discard="KD",
         stock_top="AC AD",
         to_play=1,

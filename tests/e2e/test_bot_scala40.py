@@ -11,14 +11,20 @@ import sys
 from pathlib import Path
 
 import pytest
-from bot_harness import button_data, keyboard_data, running_bot, settle
+from bot_harness import (
+    RIGGED_HANDS,
+    button_data,
+    keyboard_data,
+    running_bot,
+    settle,
+    store_started_match,
+)
 from fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
 
 from bot.i18n import t
 from bot.render.cards import card as pretty
 from bot.service import Tavolo
 from engine.scala40 import Options
-from storage import Store
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
 from s40_helpers import position
@@ -33,27 +39,11 @@ def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def rigged_store(database: Path) -> int:
     """A 2-player match, Luca to play first, stored as the bot would have stored it."""
-    store = Store.open(f"sqlite:///{database}")
-    try:
-        for user, name, lang in ((ANNA, "Anna", "it"), (LUCA, "Luca", "en")):
-            store.upsert_user(user, name, lang)
-            store.set_private_chat(user, True)
-        store.set_chat_title(GROUP, "Tavolo di prova")
-        record = store.create_match(GROUP, "scala40", Options().to_dict(), ANNA, "Anna", seed=1)
-        record = store.add_seat(record.id, LUCA, "Luca")
-        match = position(
-            [
-                "4S 4H 4D 3C 4C 5C 6C 7C 9C 9S 5H 2D 5D",
-                "10S JS QS KS JK 6H 7H 8C 2S 3S QD QC 9H",
-            ],
-            discard="KD",
-            stock_top="AC AD 2H 3H",
-            to_play=1,
-        )
-        store.start_match(record.id, match.to_json(), record.version)
-        return record.id
-    finally:
-        store.close()
+    match = position(list(RIGGED_HANDS), discard="KD", stock_top="AC AD 2H 3H", to_play=1)
+    people = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en")]
+    return store_started_match(
+        database, GROUP, "Tavolo di prova", people, "scala40", match.to_json(), Options().to_dict()
+    )
 
 
 class Player:

@@ -7,12 +7,11 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from bot_harness import running_bot, settle
+from bot_harness import RIGGED_HANDS, running_bot, settle, store_started_match
 from fake_telegram import FakeTelegramServer
 
 from bot.timers import ManualScheduler
 from engine.scala40 import Options
-from storage import Store
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
 from s40_helpers import position
@@ -26,25 +25,17 @@ def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def stored_match(database: Path, options: Options) -> int:
-    store = Store.open(f"sqlite:///{database}")
-    try:
-        for user, name, lang in ((ANNA, "Anna", "it"), (LUCA, "Luca", "en")):
-            store.upsert_user(user, name, lang)
-            store.set_private_chat(user, True)
-        store.set_chat_title(GROUP, "Circolo")
-        record = store.create_match(GROUP, "scala40", options.to_dict(), ANNA, "Anna", seed=5)
-        record = store.add_seat(record.id, LUCA, "Luca")
-        match = position(
-            ["4S 4H 4D 3C 4C 5C 6C 7C 9C 9S 5H 2D 5D", "10S JS QS KS JK 6H 7H 8C 2S 3S QD QC 9H"],
-            options=options,
-            discard="KD",
-            stock_top="AC AD 2H 3H 4C",
-            to_play=1,
-        )
-        store.start_match(record.id, match.to_json(), record.version)
-        return record.id
-    finally:
-        store.close()
+    match = position(
+        list(RIGGED_HANDS),
+        options=options,
+        discard="KD",
+        stock_top="AC AD 2H 3H 4C",
+        to_play=1,
+    )
+    people = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en")]
+    return store_started_match(
+        database, GROUP, "Circolo", people, "scala40", match.to_json(), options.to_dict()
+    )
 
 
 def people(server: FakeTelegramServer) -> None:
