@@ -173,6 +173,8 @@ _UI_COLUMNS = (
 )
 
 
+_Row = TypeVar("_Row", UserTable, ChatTable)
+
 _CHAT_COLUMNS: tuple[tuple[type[SQLModel], str], ...] = (
     (MatchTable, "chat_id"),  # first: its count is the number of matches moved
     (MatchTable, "active_chat_id"),
@@ -950,19 +952,30 @@ class Store:
                 return None
             return _user_record(row)
 
-    def _change_user(self, user_id: int, change: Callable[[UserTable], None]) -> None:
-        """Apply ``change`` to the user's row (created if the bot never met the user)."""
+    def _change_row(
+        self, table: type[_Row], key: int, fresh: Callable[[], _Row], change: Callable[[_Row], None]
+    ) -> None:
+        """Apply ``change`` to a user's or chat's row, creating it with ``fresh`` if missing."""
 
         def attempt() -> None:
             with self._session(write=True) as s:
-                row = s.get(UserTable, user_id)
+                row = s.get(table, key)
                 if row is None:
-                    row = UserTable(user_id=user_id, name="", updated_at=_now())
+                    row = fresh()
                     s.add(row)
                 change(row)
                 row.updated_at = _now()
 
         self._retrying(attempt)
+
+    def _change_user(self, user_id: int, change: Callable[[UserTable], None]) -> None:
+        """Apply ``change`` to the user's row (created if the bot never met the user)."""
+        self._change_row(
+            UserTable,
+            user_id,
+            lambda: UserTable(user_id=user_id, name="", updated_at=_now()),
+            change,
+        )
 
     def set_user_language(self, user_id: int, language: str | None) -> None:
         """The language the user chose (None: back to Telegram's language code)."""
@@ -1001,16 +1014,13 @@ class Store:
             return ChatSettings(chat_id, row.language, json.loads(row.default_options), row.title)
 
     def _change_chat(self, chat_id: int, change: Callable[[ChatTable], None]) -> None:
-        def attempt() -> None:
-            with self._session(write=True) as s:
-                row = s.get(ChatTable, chat_id)
-                if row is None:
-                    row = ChatTable(chat_id=chat_id, default_options="{}", updated_at=_now())
-                    s.add(row)
-                change(row)
-                row.updated_at = _now()
-
-        self._retrying(attempt)
+        """Apply ``change`` to the group's settings row (created with empty settings)."""
+        self._change_row(
+            ChatTable,
+            chat_id,
+            lambda: ChatTable(chat_id=chat_id, default_options="{}", updated_at=_now()),
+            change,
+        )
 
     def set_chat_title(self, chat_id: int, title: str | None) -> None:
         """Remember a group's title (hands in private are labelled with it)."""
