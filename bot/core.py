@@ -459,6 +459,8 @@ class Core:
             self.request_hand(record.id, seat)
         if match.is_over:
             messages.append(self.final_ranking(record, match))
+            self._engines.pop(record.id, None)  # a finished match is never played again
+            self._panels.pop(record.id, None)
         bell = match.to_play if match.to_play != before_to_play and not match.is_over else None
         if match.to_play is not None and self.is_computer(record, match, match.to_play):
             bell = None

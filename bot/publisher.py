@@ -21,6 +21,8 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 log = logging.getLogger(__name__)
 
 Rendered = tuple[str, InlineKeyboardMarkup | None]
+MAX_REMEMBERED = 50_000
+"""Messages whose content is remembered in memory (the store keeps the tables' and hands')."""
 
 
 def digest(text: str, markup: InlineKeyboardMarkup | None) -> str:
@@ -49,7 +51,7 @@ class Publisher:
         except Forbidden:
             log.info("chat %s is closed to the bot", chat_id)
             return None
-        self.shown[(chat_id, message.message_id)] = digest(text, markup)
+        self._remember((chat_id, message.message_id), digest(text, markup))
         return message.message_id
 
     async def edit(
@@ -66,15 +68,21 @@ class Publisher:
             )
         except BadRequest as error:
             if "not modified" in error.message.lower():
-                self.shown[key] = content
+                self._remember(key, content)
                 return True
             log.info("edit of %s failed: %s", key, error.message)
             self.shown.pop(key, None)
             return False
         except Forbidden:
             return False
-        self.shown[key] = content
+        self._remember(key, content)
         return True
+
+    def _remember(self, key: tuple[int, int], content: str) -> None:
+        self.shown.pop(key, None)  # re-insert: the dict keeps the most recent last
+        self.shown[key] = content
+        while len(self.shown) > MAX_REMEMBERED:
+            del self.shown[next(iter(self.shown))]  # the message edited longest ago
 
     def remember(self, chat_id: int, message_id: int | None, shown: str | None) -> None:
         """What a message shows, as stored before a restart (unless known already)."""

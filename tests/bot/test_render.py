@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from telegram import InlineKeyboardMarkup
 
+from bot import publisher
 from bot.hand_ui import HandUI
 from bot.render import hand as hand_render
 from bot.render import table as table_render
@@ -95,3 +97,14 @@ class TestHandKeyboards:
         check_keyboard(markup)
         options = [a for a in view.legal_actions if str(a.card) == card]
         assert len(markup.inline_keyboard) == len(options) + 1
+
+
+class TestPublisherMemory:
+    def test_remembers_a_bounded_number_of_messages(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """The digests of what messages show stay bounded: the oldest edited goes first."""
+        monkeypatch.setattr(publisher, "MAX_REMEMBERED", 3)
+        pub = publisher.Publisher(bot=None)  # type: ignore[arg-type]
+        for message_id in range(5):
+            pub._remember((1, message_id), f"d{message_id}")
+        pub._remember((1, 2), "again")
+        assert list(pub.shown) == [(1, 3), (1, 4), (1, 2)]
