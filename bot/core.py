@@ -453,8 +453,12 @@ class Core:
                 messages.append((summary, None))
             seats = list(range(len(record.seats)))
         else:
-            # Other hands do not show others' moves: only the mover's hand changes.
+            # Other hands do not show others' moves: only the mover's hand changes (and, with
+            # open hands for partners, the partner's, which shows it).
             seats = [mover] if mover is not None else []
+            options = getattr(match, "options", None)
+            if mover is not None and getattr(options, "open_hands_for_partners", False):
+                seats.append((mover + 2) % 4)
         for seat in seats:
             self.request_hand(record.id, seat)
         if match.is_over:

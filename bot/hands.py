@@ -184,14 +184,8 @@ class Hands(Core):
         )
         if opening is not None:
             use = opening.use if opening.kind == "take" and opening.use else opening
-            top = match.view(seat).discard_top
-            staged = tuple(
-                tuple(
-                    TOP if opening.kind == "take" and tok == top and i == 0 else tok
-                    for i, tok in enumerate(m)
-                )
-                for m in use.melds
-            )
+            top = match.view(seat).discard_top if opening.kind == "take" else None
+            staged = mark_top(use.melds, top)
             await self._set_ui(record, seat, replace(cleared(ui), staged=staged))
             total = sum(scala40.meld_value(list(m)) for m in use.melds)
             return Answer(t(lang, "ans.hint_open", total=total))
@@ -259,3 +253,15 @@ class Hands(Core):
             if int(data.arg) < len(options):
                 return await self.move(record, seat, options[int(data.arg)], lang, cleared(ui))
         return Answer(t(lang, "ans.stale"))
+
+
+def mark_top(melds: tuple[tuple[str, ...], ...], top: str | None) -> tuple[tuple[str, ...], ...]:
+    """Staged melds with the discard pile's top (used once, by ``take open``) marked as ``^``."""
+    out = []
+    for meld in melds:
+        tokens = list(meld)
+        if top is not None and top in tokens:
+            tokens[tokens.index(top)] = TOP
+            top = None
+        out.append(tuple(tokens))
+    return tuple(out)

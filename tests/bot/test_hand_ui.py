@@ -60,3 +60,16 @@ class TestActions:
 
     def test_declaring_the_joker(self) -> None:
         assert declare_first_joker("meld 8H JK 10H", "9H") == "meld 8H JK=9H 10H"
+
+
+class TestHintStaging:
+    def test_the_discard_is_marked_once(self) -> None:
+        from bot.hands import mark_top
+
+        melds = (("9S", "9H", "9D"), ("8C", "9C", "10C"), ("9D", "10D", "JD"))
+        assert mark_top(melds, "9D") == (
+            ("9S", "9H", "^"),
+            ("8C", "9C", "10C"),
+            ("9D", "10D", "JD"),
+        )
+        assert mark_top(melds, None) == melds

@@ -16,7 +16,8 @@ from bot_harness import (
 )
 from fake_telegram import FakeTelegramServer
 
-from engine.scala40 import Options
+from bot.render.cards import card as pretty
+from engine.scala40 import Options, new_match
 from engine.scopone import Options as ScoponeOptions
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
@@ -177,3 +178,32 @@ async def test_scopone_abandon_hands_the_seat_to_the_computer(
         record = service.store.get_match(match_id)
         assert service.engine(record).to_play == 3  # Sara's turn now, a person: it waits
         assert len(moves) == 2
+
+
+async def test_open_hands_partner_sees_the_draw(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """S40-12.5: with open hands for partners, a player's draw shows in the partner's hand."""
+    server = fake_telegram
+    add_people(server, 4)
+    options = Options(pairs=True, open_hands_for_partners=True)
+    match = new_match(players=4, seed=11, options=options)
+    match_id = store_match(tmp_path / "o.db", "scala40", 4, match.to_json(), options.to_dict())
+    async with running_bot(server, tmp_path / "o.db") as service:
+        await settle(server, service)
+        record = service.store.get_match(match_id)
+        mover = match.to_play
+        assert mover is not None
+        partner = (mover + 2) % 4
+        hand = server.message(PEOPLE[mover][0], record.seats[mover].hand_message_id or 0)
+        assert hand is not None
+        user = server.user(PEOPLE[mover][0])
+        label = "🂠 Draw" if PEOPLE[mover][2] == "en" else "🂠 Pesca"
+        await user.press(user.id, hand.message_id, button_data(hand, label)).answered()
+        await settle(server, service)
+        match.play("draw")
+        shown = server.message(PEOPLE[partner][0], record.seats[partner].hand_message_id or 0)
+        assert shown is not None
+        cards = " ".join(pretty(c) for c in match.view(partner).partner_hand or [])
+        assert len(match.view(partner).partner_hand or []) == 14
+        assert f"mpagno: {cards}" in shown.text or f"Partner's cards: {cards}" in shown.text
