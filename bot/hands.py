@@ -62,7 +62,10 @@ class Hands(Core):
         ui = ui_of(record.seats[seat])
         view = match.view(seat)
         my_turn = match.to_play == seat
-        top = view.discard_top if my_turn and view.phase == "draw" else None
+        playing = my_turn and view.phase == "play"
+        # The discard is selectable except while playing after the draw (the keyboard shows it).
+        running = view.result is None and view.phase in ("draw", "play")
+        top = view.discard_top if running and not playing else None
         op, arg = data.op, data.arg
         shown = display(view.hand, ui)
         if op == "t":
@@ -85,6 +88,11 @@ class Hands(Core):
         if op == "cl":
             await self._set_ui(record, seat, cleared(ui))
             return Answer()
+        if op == "us":  # staging is the player's own business, in turn or not
+            await self._set_ui(record, seat, replace(ui, staged=(), selected=()))
+            return Answer()
+        if op == "sg" and ui.selected:
+            return await self._stage(record, seat, ui, top, lang)
         if not my_turn:
             return Answer(t(lang, "ans.not_your_turn"))
         return await self._scala40_turn_press(record, match, seat, ui, op, arg, top, lang)

@@ -199,3 +199,28 @@ async def test_rigged_hand_through_the_buttons(
         assert server.last_message(LUCA, from_bot=True).text == (
             "🔔 Your turn in Tavolo di prova! (until 21:02)\nDiscard: 2♦ · Stock: 78"
         )  # type: ignore[union-attr]
+
+
+async def test_staging_while_waiting(fake_telegram: FakeTelegramServer, tmp_path: Path) -> None:
+    """Between turns a player may select the discard and stage melds; playing waits the turn."""
+    server = fake_telegram
+    anna_user = server.add_user(ANNA, "Anna", language_code="it")
+    luca_user = server.add_user(LUCA, "Luca", language_code="en")
+    server.add_group(GROUP, "Tavolo di prova", members=[ANNA, LUCA])
+    anna_user.start_private()
+    luca_user.start_private()
+    server.pop_updates()
+    match_id = rigged_store(tmp_path / "w.db")
+    async with running_bot(server, tmp_path / "w.db") as service:
+        await settle(server, service)
+        anna = Player(server, service, anna_user, match_id, "it")  # Luca is to play
+        await anna.select("^", "4S", "4H")  # the discard, KD, with two 4s: not a meld
+        refused = await anna.press("➕ Prepara")
+        assert refused["text"] == "Queste carte non formano né una scala né una combinazione."
+        await anna.press("✖")
+        await anna.select("4S", "4H", "4D")
+        assert (await anna.press("➕ Prepara"))["text"] is None
+        assert "In preparazione: 4♠ 4♥ 4♦ → 12" in anna.hand().text
+        refused = await anna.press("🂠 Pesca")
+        assert refused["text"] == "Non è il tuo turno."
+        assert service.store.moves(match_id) == []
