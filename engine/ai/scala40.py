@@ -14,12 +14,19 @@ can, takes the discard only to use it at once, and discards its least useful car
 counts the potential melds it belongs to (cards of its rank in other suits, cards of its suit
 within a gap of one rank; a joker counts most), ties going to the card with most penalty points.
 
-``esperto`` adds what it can read from the public history (``view.history``): what each player
-discarded, took, or refused to take. It avoids discarding cards the next player can use (cards
-that attach to the table once that player is open, cards near what that player picked up), keeps
-its melds in hand for a chiusura in mano (S40-9.4, the others' points doubled) when it is one card
-from closing and the others are far from it, and decides the draw/take and the discard with a
-search over *determinizations*:
+``esperto`` plays like ``facile`` (same draw/take, opening and lays) but discards better, and
+adds what it can read from the public history (``view.history``): what each player discarded,
+took, or refused to take. Its discard weighs each card's potential melds with
+``esperto_usefulness`` (a run neighbour counts more than a card one rank away, a face held twice
+counts less), adds the danger of feeding the next player (cards that attach to the table once
+that player is open, cards near what that player picked up), and breaks ties by penalty points:
+the highest goes once open, the lowest before opening (high cards reach the opening threshold
+sooner). On 2-player paired hands against ``facile`` this discard closes about 53% of the hands
+(facile against itself: 50%); the rollout search it replaced closed about 45%, since it chose
+among near-equal discards by a few noisy short rollouts, worse than the plain heuristic.
+
+The search tools (``private_world``, ``rollout``, ``_search``) stay for later experiments;
+``budget`` is accepted but unused by the current policy. They search over *determinizations*:
 
 1. A private world is built from the seat's view only. Every physical card the seat cannot see
    (the other hands, the stock, the discard pile under the cards known from the history, the
@@ -33,8 +40,8 @@ search over *determinizations*:
    rollout plays the next turns with the ``facile`` policy for every seat (one full round, up to
    the end of the seat's own next turn), and the position is scored: the real hand points when
    the hand ended, else an estimate of every hand's penalty (cards outside the best melds).
-3. The candidate with the best average (plus a small prior from the history-based danger of a
-   discard) is chosen. ``budget`` counts rollouts (candidates x samples), never seconds.
+3. The candidate with the best average (plus a prior) is chosen. ``budget`` counts rollouts
+   (candidates x samples), never seconds.
 """
 
 from __future__ import annotations
@@ -56,12 +63,11 @@ LEVELS = ("facile", "esperto")
 DEFAULT_BUDGET = 40
 """Rollouts per esperto decision at the default budget."""
 
-MAX_DISCARD_CANDIDATES = 4
-MAX_TAKE_CANDIDATES = 3
 JOKER_USEFULNESS = 100.0
-DANGER_WEIGHT = 2.0
-CANDIDATE_MARGIN = 1.0
-"""Only discards this close to the heuristic's best are searched."""
+DANGER_WEIGHT = 1.0
+RUN_WEIGHT = 1.5
+GAP_WEIGHT = 0.5
+TWIN_DISCOUNT = 0.5
 _PLAY_ORDER = {"open": 0, "meld": 1, "swap": 2, "attach": 3}
 
 
@@ -444,87 +450,79 @@ def _search(
     return candidates[best]
 
 
-# --- esperto ----------------------------------------------------------------------------------
+# --- esperto ---------------------------------------------------------------------------------
 
 
 def esperto(match: Match, seed: int = 0, budget: int | None = None) -> Action:
-    """The ``esperto`` choice (see the module docstring); ``budget`` counts rollouts."""
+    """The ``esperto`` choice (see the module docstring).
+
+    ``seed`` and ``budget`` are accepted for symmetry with the search tools: the current policy is
+    deterministic and costs no rollouts.
+    """
+    del seed, budget
     actions = match.legal_actions()
     seat = match.to_play
     if not actions or seat is None:
         raise ValueError("nobody is to play")
-    if match.phase not in ("draw", "play"):
+    if match.phase != "play":
         return _facile_from(match, actions)
-    rng = random.Random(seed)
-    rollouts = DEFAULT_BUDGET if budget is None else max(1, budget)
-    if match.phase == "draw":
-        takes = _useful_takes(actions)[:MAX_TAKE_CANDIDATES]
-        if not takes:
-            return Action("draw")
-        if takes[0].use is not None and takes[0].use.kind == "open":
-            return takes[0]
-        candidates = [Action("draw"), *takes]
-        return _search(match, seat, candidates, [0.0] * len(candidates), rng, rollouts)
-    view = match.view(seat)
-    if not view.opened[seat] and _hold_for_mano(match, view, actions):
-        actions = [a for a in actions if a.kind == "discard"]
     play = _facile_play(match, actions)
     if play is not None:
         return play
-    return _esperto_discard(match, view, actions, rng, rollouts)
+    return _esperto_discard(match, match.view(seat), actions)
 
 
-def _hold_for_mano(match: Match, view: View, actions: Sequence[Action]) -> bool:
-    """Keep the opening in hand for a chiusura in mano (S40-9.4) when it looks worth it.
+def esperto_usefulness(hand: Sequence[int]) -> dict[int, float]:
+    """``esperto``'s weighing of each face of ``hand`` (faces): ``usefulness`` refined.
 
-    Only when the opening would leave two cards (one short of closing in hand), some opponent is
-    open (a never-opened hand scores a flat 100 anyway), no opponent is near closing and the
-    stock is not running out.
+    A neighbour in a run counts ``RUN_WEIGHT``, a neighbour one gap away ``GAP_WEIGHT`` (a single
+    rank completes it instead of two ends), a card of the same rank in another suit 1; a face held
+    twice loses ``TWIN_DISCOUNT`` (its twin keeps the same melds possible); a joker counts most.
+
+    >>> from engine.cards import parse_cards, face_index
+    >>> u = esperto_usefulness([face_index(c) for c in parse_cards("7H 8H 9H 7S 7S KD")])
+    >>> [u[face_index(parse_cards(t)[0])] for t in ("7H", "8H", "9H", "7S", "KD")]
+    [3.0, 3.0, 2.0, 0.5, 0.0]
     """
-    opening = next((a for a in actions if a.kind == "open"), None)
-    if opening is None:
-        return False
-    seat = view.seat
-    left = view.hand_sizes[seat] - len(opening.cards)
-    if left != 2 or view.stock_size < 15:
-        return False
-    rivals = [
-        s
-        for s in range(view.players)
-        if s != seat and view.status[s] == "in" and view.sides[s] != view.sides[seat]
-    ]
-    if not rivals or min(view.hand_sizes[s] for s in rivals) < 7:
-        return False
-    return any(view.opened[s] for s in rivals)
+    naturals = sorted({f for f in hand if f != JOKER_FACE})
+    out: dict[int, float] = {}
+    for face in naturals:
+        value = float(sum(1 for g in naturals if g != face and g % 13 == face % 13))
+        for other in naturals:
+            gap = _run_gap(face, other)
+            if gap == 1:
+                value += RUN_WEIGHT
+            elif gap == 2:
+                value += GAP_WEIGHT
+        if hand.count(face) > 1:
+            value -= TWIN_DISCOUNT
+        out[face] = value
+    if JOKER_FACE in hand:
+        out[JOKER_FACE] = JOKER_USEFULNESS
+    return out
 
 
-def _esperto_discard(
-    match: Match, view: View, actions: Sequence[Action], rng: random.Random, budget: int
-) -> Action:
+def _esperto_discard(match: Match, view: View, actions: Sequence[Action]) -> Action:
+    """The least useful card (``esperto_usefulness`` plus the danger of feeding the next player).
+
+    Ties go to the card with most penalty points once open (fewer points lost if the hand ends),
+    to the card with fewest before opening (high cards reach the opening threshold sooner).
+    """
     discards = _discard_options(actions)
     if len(discards) == 1:
         return discards[0]
     seat = view.seat
     hand = [FACE_INDEX[c] for c in match.hands[seat]]
-    use = usefulness(hand)
+    use = esperto_usefulness(hand)
     history = _History(view)
-    counts = {f: hand.count(f) for f in hand}
+    sign = -1 if view.opened[seat] else 1
 
-    def risk(action: Action) -> float:
+    def key(action: Action) -> tuple[float, int, str]:
         face = _face(action.card)
-        return danger(face, view, history, attachable(match.melds, _copies(face)[0]))
+        value = use.get(face, 0.0)
+        if face != JOKER_FACE:
+            risk = danger(face, view, history, attachable(match.melds, _copies(face)[0]))
+            value += DANGER_WEIGHT * max(0.0, risk)
+        return (value, sign * _penalty(face), action.card)
 
-    def heuristic(action: Action) -> tuple[float, int, str]:
-        face = _face(action.card)
-        value = use.get(face, 0.0) + risk(action)
-        if counts.get(face, 0) > 1 and face != JOKER_FACE:
-            value -= 0.5  # the twin keeps the same melds possible
-        return (value, -_penalty(face), action.card)
-
-    ranked = sorted(discards, key=heuristic)
-    floor = heuristic(ranked[0])[0] + CANDIDATE_MARGIN
-    candidates = [a for a in ranked[:MAX_DISCARD_CANDIDATES] if heuristic(a)[0] <= floor]
-    prior = [-DANGER_WEIGHT * max(0.0, risk(a)) for a in candidates]
-    if len(candidates) == 1:
-        return candidates[0]
-    return _search(match, seat, candidates, prior, rng, budget)
+    return min(discards, key=key)

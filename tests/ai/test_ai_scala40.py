@@ -212,3 +212,30 @@ class TestDecisions:
         assert str(facile(m)) == "discard KD"
         for seed in range(3):
             assert str(esperto(m, seed=seed)) == "discard 5H"
+
+    def test_esperto_keeps_high_cards_before_opening(self) -> None:
+        # 9C and 3H belong to no potential meld. Before opening esperto keeps the 9C (high cards
+        # reach the opening threshold sooner) and throws the 3H; facile throws the 9C.
+        m = position(
+            [
+                "7H 8H 7S KD 2C 5S JS QD 9C 4D 3H AC 6D 10S",
+                "AH 2H 3H 4H 5H 6H 7H 8H 10H JH QH KH AS",
+            ],
+            phase="play",
+            turns_done=[1, 1],
+        )
+        assert str(facile(m)) == "discard 9C"
+        assert str(esperto(m)) == "discard 3H"
+
+    def test_esperto_keeps_run_neighbours_over_gapped_cards(self) -> None:
+        # Open, every card has one partner for facile, which throws a king (most points). For
+        # esperto a 7C-9C gap needs one exact card, a pair of kings either of two: the 9C goes.
+        m = position(
+            ["5H 6H 7C 9C KD KS", "2D 3D 4D 8S 9S 10S QH QC JD"],
+            melds=[(0, "2S 3S 4S")],
+            opened=[True, False],
+            phase="play",
+            turns_done=[1, 1],
+        )
+        assert str(facile(m)) == "discard KD"
+        assert str(esperto(m)) == "discard 9C"
