@@ -21,9 +21,8 @@ from storage import MatchRecord
 log = logging.getLogger(__name__)
 
 
-OFFERED_LEVELS = {"scala40": ("facile",), "scopone": ("facile", "esperto")}
-"""Computer levels the lobby offers per game. Scala 40's ``esperto`` exists in engine.ai but
-does not yet beat ``facile`` (python -m bench ai), so it is not offered until it does."""
+OFFERED_LEVELS = {"scala40": ("facile", "esperto"), "scopone": ("facile", "esperto")}
+"""Computer levels the lobby offers per game (both beat ``facile`` in python -m bench ai)."""
 
 
 class Lobby(Core):
