@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from fake_telegram import FakeMessage, FakeTelegramServer
+from fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
 
 from bot.app import build_application
 from bot.service import Tavolo
@@ -109,3 +109,20 @@ def store_started_match(
         return record.id
     finally:
         store.close()
+
+
+def seat_people(
+    server: FakeTelegramServer,
+    chat_id: int,
+    title: str,
+    people: list[tuple[int, str, str]],
+    admins: tuple[int, ...] = (),
+) -> list[FakeUser]:
+    """Users (id, name, language) who opened the private chat, members of one group; the
+    updates of their ``/start`` are dropped."""
+    users = [server.add_user(user, name, language_code=lang) for user, name, lang in people]
+    for user in users:
+        user.start_private()
+    server.add_group(chat_id, title, members=[p[0] for p in people], admins=list(admins))
+    server.pop_updates()
+    return users

@@ -6,7 +6,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from bot_harness import RIGGED_HANDS, button_data, running_bot, settle, store_started_match
+from bot_harness import (
+    RIGGED_HANDS,
+    button_data,
+    running_bot,
+    seat_people,
+    settle,
+    store_started_match,
+)
 from fake_telegram import FakeTelegramServer
 
 from engine.scala40 import Options
@@ -37,10 +44,7 @@ def two_player_match(database: Path) -> int:
 
 
 def people(server: FakeTelegramServer) -> None:
-    for user, name in ((ANNA, "Anna"), (LUCA, "Luca")):
-        server.add_user(user, name, language_code="it").start_private()
-    server.add_group(GROUP, "Circolo", members=[ANNA, LUCA], admins=[ANNA])
-    server.pop_updates()
+    seat_people(server, GROUP, "Circolo", [(ANNA, "Anna", "it"), (LUCA, "Luca", "it")], (ANNA,))
 
 
 async def test_supergroup_upgrade_keeps_the_match(

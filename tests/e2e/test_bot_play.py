@@ -11,6 +11,7 @@ from bot_harness import (
     button_data,
     keyboard_data,
     running_bot,
+    seat_people,
     settle,
     store_started_match,
 )
@@ -42,10 +43,7 @@ def store_match(database: Path, game: str, people: int, state_json: str, options
 
 
 def add_people(server: FakeTelegramServer, count: int) -> None:
-    for user, name, lang in PEOPLE[:count]:
-        server.add_user(user, name, language_code=lang).start_private()
-    server.add_group(GROUP, "Circolo", members=[p[0] for p in PEOPLE[:count]])
-    server.pop_updates()
+    seat_people(server, GROUP, "Circolo", list(PEOPLE[:count]))
 
 
 async def test_scopone_capture_choice_and_refused_presses(

@@ -16,6 +16,7 @@ from bot_harness import (
     button_data,
     keyboard_data,
     running_bot,
+    seat_people,
     settle,
     store_started_match,
 )
@@ -30,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
 from s40_helpers import position
 
 ANNA, LUCA, GROUP = 1001, 1002, -100700
+PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en")]
 
 
 @pytest.fixture(autouse=True)
@@ -40,9 +42,8 @@ def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
 def rigged_store(database: Path) -> int:
     """A 2-player match, Luca to play first, stored as the bot would have stored it."""
     match = position(list(RIGGED_HANDS), discard="KD", stock_top="AC AD 2H 3H", to_play=1)
-    people = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en")]
     return store_started_match(
-        database, GROUP, "Tavolo di prova", people, "scala40", match.to_json(), Options().to_dict()
+        database, GROUP, "Tavolo di prova", PEOPLE, "scala40", match.to_json(), Options().to_dict()
     )
 
 
@@ -93,12 +94,7 @@ async def test_rigged_hand_through_the_buttons(
     fake_telegram: FakeTelegramServer, tmp_path: Path
 ) -> None:
     server = fake_telegram
-    anna_user = server.add_user(ANNA, "Anna", language_code="it")
-    luca_user = server.add_user(LUCA, "Luca", language_code="en")
-    server.add_group(GROUP, "Tavolo di prova", members=[ANNA, LUCA])
-    anna_user.start_private()
-    luca_user.start_private()
-    server.pop_updates()
+    anna_user, luca_user = seat_people(server, GROUP, "Tavolo di prova", PEOPLE)
     match_id = rigged_store(tmp_path / "t.db")
     async with running_bot(server, tmp_path / "t.db") as service:
         await settle(server, service)
@@ -204,12 +200,7 @@ async def test_rigged_hand_through_the_buttons(
 async def test_staging_while_waiting(fake_telegram: FakeTelegramServer, tmp_path: Path) -> None:
     """Between turns a player may select the discard and stage melds; playing waits the turn."""
     server = fake_telegram
-    anna_user = server.add_user(ANNA, "Anna", language_code="it")
-    luca_user = server.add_user(LUCA, "Luca", language_code="en")
-    server.add_group(GROUP, "Tavolo di prova", members=[ANNA, LUCA])
-    anna_user.start_private()
-    luca_user.start_private()
-    server.pop_updates()
+    anna_user, _ = seat_people(server, GROUP, "Tavolo di prova", PEOPLE)
     match_id = rigged_store(tmp_path / "w.db")
     async with running_bot(server, tmp_path / "w.db") as service:
         await settle(server, service)

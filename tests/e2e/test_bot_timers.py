@@ -7,7 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from bot_harness import RIGGED_HANDS, running_bot, settle, store_started_match
+from bot_harness import RIGGED_HANDS, running_bot, seat_people, settle, store_started_match
 from fake_telegram import FakeTelegramServer
 
 from bot.timers import ManualScheduler
@@ -39,10 +39,7 @@ def stored_match(database: Path, options: Options) -> int:
 
 
 def people(server: FakeTelegramServer) -> None:
-    for user, name, lang in ((ANNA, "Anna", "it"), (LUCA, "Luca", "en")):
-        server.add_user(user, name, language_code=lang).start_private()
-    server.add_group(GROUP, "Circolo", members=[ANNA, LUCA])
-    server.pop_updates()
+    seat_people(server, GROUP, "Circolo", [(ANNA, "Anna", "it"), (LUCA, "Luca", "en")])
 
 
 async def test_reminder_autoplay_and_restart(
