@@ -1,4 +1,10 @@
-"""Run a benchmark: ``python -m bench engine|storage [options]``."""
+"""Run a benchmark: ``python -m bench engine|storage|bot|ai|ai-sweep [options]``.
+
+``ai`` runs the Scala 40 then the Scopone computer-player benches on the same options (each reads
+the options it knows and ignores the rest); ``ai-sweep`` is the legality sweep of both games'
+computer players (:mod:`bench.ai_sweep`), exiting nonzero when any chosen action was illegal.
+``--help`` prints every module's options of the suite in turn.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +16,16 @@ SUITES = {
     "storage": ["bench.storage"],
     "bot": ["bench.bot"],
     "ai": ["bench.ai_scala40", "bench.ai_scopone"],
+    "ai-sweep": ["bench.ai_sweep"],
 }
 
 
 def main(argv: list[str]) -> int:
-    """Dispatch to each module of the named suite; every module has ``main(argv) -> int``."""
+    """Dispatch to each module of the named suite; every module has ``main(argv) -> int``.
+
+    A module that exits (``--help``, or an option value it cannot parse) does not stop the
+    others; its exit status is kept.
+    """
     if not argv or argv[0] not in SUITES:
         print(f"usage: python -m bench {{{'|'.join(SUITES)}}} [options]", file=sys.stderr)
         return 2
@@ -27,7 +38,11 @@ def main(argv: list[str]) -> int:
                 raise
             print(f"({name} not available yet)")
             continue
-        status |= module.main(argv[1:])
+        try:
+            status |= module.main(argv[1:])
+        except SystemExit as exit_:  # argparse: --help (0) or a usage error (2)
+            code = exit_.code
+            status |= code if isinstance(code, int) else 0 if code is None else 1
     return status
 
 

@@ -7,7 +7,16 @@ esperto-minus-facile point differences, so the luck of the cards cancels. The nu
 95% confidence interval: a normal interval for the means (1.96 standard errors over the paired
 deals) and the distribution-free order-statistic interval for the time percentiles.
 
-``python -m bench ai [--deals N] [--budget B] [--seed S] [--jobs J]``
+The esperto null check plays an ``esperto`` pair A against an ``esperto`` pair B at the same
+budget on ``--null-deals`` paired deals (default 100, 0 skips it), with ``--null-budget``
+playouts per decision (default 100: the check is about symmetry, not strength, and costs four
+esperto seats per hand). The two pairs draw from different seed streams (A from the deal seed,
+B from it plus ``NULL_SALT``), so swapping the pairs changes the hand; the figure is A's points
+minus B's and must come out +0. The line also says in how many pairs the two hands were identical
+(all of them would mean the search ignores its seed and the check is exact by construction).
+
+``python -m bench ai [--deals N] [--budget B] [--seed S] [--jobs J]
+[--null-deals M] [--null-budget C]``
 """
 
 from __future__ import annotations
@@ -16,58 +25,114 @@ import argparse
 import math
 import statistics
 import time
+import zlib
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import NamedTuple
 
 from engine.ai import scopone as ai
 from engine.scopone import Options, new_match
 
 Z95 = 1.96
+NULL_DEALS = 100
+"""Default paired deals of the esperto null check."""
+NULL_BUDGET = 100
+"""Default esperto playouts per decision in the esperto null check."""
+NULL_SALT = 1_000_000_007
+"""Added to the deal seed for pair B's decisions in the esperto null check."""
 
 
 def _arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bench ai", add_help=False, allow_abbrev=False)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench ai",
+        description="Scopone computer players (after the Scala 40 bench, on the same options).",
+        allow_abbrev=False,
+    )
     parser.add_argument("--deals", type=int, default=400, help="paired deals to play")
     parser.add_argument(
         "--budget", type=int, default=ai.DEFAULT_BUDGET, help="esperto playouts per decision"
     )
     parser.add_argument("--seed", type=int, default=1, help="first deal seed")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--null-deals",
+        type=int,
+        default=NULL_DEALS,
+        help=f"paired deals of the esperto-vs-esperto null check (default {NULL_DEALS}; 0 skips)",
+    )
+    parser.add_argument(
+        "--null-budget",
+        type=int,
+        default=NULL_BUDGET,
+        help=f"esperto playouts per decision in that null check (default {NULL_BUDGET})",
+    )
     options, _ = parser.parse_known_args(argv)  # the Scala 40 bench gets the same argv
     return options
 
 
-def play_hand(seed: int, levels: Sequence[str], budget: int) -> tuple[int, dict[str, list[float]]]:
+class Hand(NamedTuple):
+    """One played hand: side 0's points minus side 1's, decision times, a trace of the plays."""
+
+    diff: int
+    times: dict[str, list[float]]
+    trace: int
+    """CRC-32 of the actions played: two hands with the same trace were the same hand."""
+
+
+def play_hand(
+    seed: int,
+    levels: Sequence[str],
+    budget: int,
+    ai_seeds: tuple[int, int] | None = None,
+) -> Hand:
     """Play hand 1 of deal ``seed`` with ``levels[seat % 2]`` per seat.
 
-    Returns side 0's points minus side 1's, and each level's decision times in seconds.
+    Side ``k``'s decisions get the seed ``ai_seeds[k]`` (default: ``seed`` for both sides).
+    Returns side 0's points minus side 1's, each level's decision times in seconds, a trace.
     """
     match = new_match(seed=seed, options=Options(target=21))
     times: dict[str, list[float]] = {level: [] for level in levels}
+    seeds = (seed, seed) if ai_seeds is None else ai_seeds
+    trace = 0
     while match.hand_number == 1 and not match.is_over:
         seat = match.to_play
         assert seat is not None
         level = levels[seat % 2]
         start = time.perf_counter()
-        action = ai.choose(match, level, seed=seed, budget=budget)
+        action = ai.choose(match, level, seed=seeds[seat % 2], budget=budget)
         times[level].append(time.perf_counter() - start)
         match.play(action)
+        trace = zlib.crc32(f"{seat}:{action};".encode(), trace)
     assert match.last_hand is not None
     totals = match.last_hand.totals
-    return totals[0] - totals[1], times
+    return Hand(totals[0] - totals[1], times, trace)
 
 
 def paired_deal(seed: int, budget: int) -> tuple[float, float, dict[str, list[float]]]:
     """One paired deal: (esperto minus facile, the null facile-vs-facile figure, times)."""
-    first, times = play_hand(seed, ("esperto", "facile"), budget)
-    second, more = play_hand(seed, ("facile", "esperto"), budget)
-    null_a, _ = play_hand(seed, ("facile", "facile"), budget)
+    first, times, _ = play_hand(seed, ("esperto", "facile"), budget)
+    second, more, _ = play_hand(seed, ("facile", "esperto"), budget)
+    null_a, _, _ = play_hand(seed, ("facile", "facile"), budget)
     # the null check swaps the two facile pairs: seat 0+2's result read from the other side
-    null_b, facile_times = play_hand(seed, ("facile", "facile"), budget)
+    null_b, facile_times, _ = play_hand(seed, ("facile", "facile"), budget)
     for level, values in more.items():
         times[level].extend(values)
     times["facile"].extend(facile_times["facile"])
     return (first - second) / 2, (null_a - null_b) / 2, times
+
+
+def null_deal(seed: int, budget: int) -> tuple[float, bool, list[float]]:
+    """One paired deal of the esperto null check: esperto pair A against esperto pair B.
+
+    A decides with seed ``seed``, B with ``seed + NULL_SALT``; A plays seats 0+2, then 1+3.
+    Returns A's points minus B's (the mean of the two hands), whether the two hands were the
+    same, and the esperto decision times.
+    """
+    a, b = seed, seed + NULL_SALT
+    first = play_hand(seed, ("esperto", "esperto"), budget, ai_seeds=(a, b))
+    second = play_hand(seed, ("esperto", "esperto"), budget, ai_seeds=(b, a))
+    times = first.times["esperto"] + second.times["esperto"]
+    return (first.diff - second.diff) / 2, first.trace == second.trace, times
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float]:
@@ -95,6 +160,13 @@ def _run(
         return [paired_deal(seed, budget) for seed in seeds]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         return list(pool.map(paired_deal, seeds, [budget] * len(seeds), chunksize=4))
+
+
+def _run_null(seeds: list[int], budget: int, jobs: int) -> list[tuple[float, bool, list[float]]]:
+    if jobs <= 1:
+        return [null_deal(seed, budget) for seed in seeds]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(null_deal, seeds, [budget] * len(seeds), chunksize=4))
 
 
 def _times(label: str, values: list[float]) -> str:
@@ -137,4 +209,29 @@ def main(argv: list[str]) -> int:
     )
     print(_times("esperto", times["esperto"]))
     print(_times("facile", times["facile"]))
+    if options.null_deals > 0:
+        _null_check(options)
     return 0
+
+
+def _null_check(options: argparse.Namespace) -> None:
+    """Run and print the esperto-vs-esperto null check."""
+    seeds = list(range(options.seed, options.seed + options.null_deals))
+    start = time.perf_counter()
+    results = _run_null(seeds, options.null_budget, options.jobs)
+    seconds = time.perf_counter() - start
+    diffs = [diff for diff, _, _ in results]
+    same = sum(identical for _, identical, _ in results)
+    mean, half = mean_ci(diffs)
+    print(
+        f"scopone: null check, esperto pair vs esperto pair, both at budget "
+        f"{options.null_budget}, {len(diffs)} paired deals (seeds {seeds[0]}..{seeds[-1]}), "
+        f"{seconds:.0f} s: {mean:+.3f} points per hand (CI95 {mean - half:+.3f} .. "
+        f"{mean + half:+.3f}); identical hands in {same}/{len(diffs)} pairs"
+    )
+    print(
+        _times(
+            f"esperto (budget {options.null_budget}, null check)",
+            [value for _, _, values in results for value in values],
+        )
+    )

@@ -49,7 +49,7 @@ from engine.scopone.deck import DENARI, MAX_CAPTURE, SETTEBELLO, capture_value, 
 from engine.scopone.match import Match
 from engine.scopone.view import View
 
-DEFAULT_BUDGET = 600
+DEFAULT_BUDGET = 400
 """Playouts per ``esperto`` decision (spread over the legal actions, at least one sample each)."""
 
 # --- cards as small integers -------------------------------------------------------------------
