@@ -1,8 +1,10 @@
-"""Run a benchmark: ``python -m bench engine|storage|bot|ai|ai-sweep [options]``.
+"""Run a benchmark: ``python -m bench engine|storage|bot|ai|ai-sweep|ai-probe [options]``.
 
 ``ai`` runs the Scala 40 then the Scopone computer-player benches on the same options (each reads
 the options it knows and ignores the rest); ``ai-sweep`` is the legality sweep of both games'
 computer players (:mod:`bench.ai_sweep`), exiting nonzero when any chosen action was illegal.
+``ai-probe`` measures what a Scala 40 player could gain by never feeding the next one (a cheating
+oracle, :mod:`bench.ai_probe`).
 ``--help`` prints every module's options of the suite in turn.
 """
 
@@ -17,6 +19,7 @@ SUITES = {
     "bot": ["bench.bot"],
     "ai": ["bench.ai_scala40", "bench.ai_scopone"],
     "ai-sweep": ["bench.ai_sweep"],
+    "ai-probe": ["bench.ai_probe"],
 }
 
 

@@ -1,0 +1,127 @@
+"""``python -m bench ai-probe``: how much a Scala 40 player could gain by not feeding the next one.
+
+A research probe, not a player: the *oracle* plays exactly like ``esperto`` but, among its
+discards, first avoids every card after which the next player's legal actions hold a take that
+``facile`` would use (to open, meld or attach). To know that it looks at the true match, so it
+cheats; it lives here, never in ``engine/``. Against ``facile`` on paired deals (seats swapped) it
+bounds what better reading of the opponent could bring to a fair ``esperto``.
+
+    python -m bench ai-probe --deals 300 --matches 150
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections.abc import Sequence
+
+from engine.ai import scala40 as ai
+from engine.cards import FACE_INDEX
+from engine.scala40 import Action, Match, Options, new_match
+
+MAX_ACTIONS = 20000
+
+
+def feeds_next(match: Match, discard: Action) -> bool:
+    """Whether the next player could use ``discard`` at once, as ``facile`` takes (true state)."""
+    sim = Match.from_json(match.to_json())
+    hand_number = sim.hand_number
+    sim.play(discard)
+    if sim.is_over or sim.hand_number != hand_number or sim.phase != "draw":
+        return False
+    return bool(ai._useful_takes(sim.legal_actions()))
+
+
+def oracle(match: Match, seed: int = 0) -> Action:
+    """``esperto``, except that a discard feeding the next player comes last."""
+    actions = match.legal_actions()
+    seat = match.to_play
+    assert seat is not None
+    if match.phase != "play" or ai._facile_play(match, actions) is not None:
+        return ai.esperto(match, seed)
+    discards = ai._discard_options(actions)
+    safe = [a for a in discards if not feeds_next(match, a)]
+    if len(safe) in (0, len(discards)):
+        return ai.esperto(match, seed)
+    hand = [FACE_INDEX[c] for c in match.hands[seat]]
+    use = ai.esperto_usefulness(hand)
+    sign = -1 if match.opened[seat] else 1
+
+    def key(action: Action) -> tuple[float, int, str]:
+        face = ai._face(action.card)
+        return (use.get(face, 0.0), sign * ai._penalty(face), action.card)
+
+    return min(safe, key=key)
+
+
+def _choose(match: Match, level: str, seed: int) -> Action:
+    return oracle(match, seed) if level == "oracle" else ai.choose(match, level, seed)
+
+
+def play(seed: int, levels: Sequence[str], whole: bool) -> tuple[float, float] | None:
+    """One game of deal ``seed`` (a hand, or a match to 101 when ``whole``) for the oracle's seat.
+
+    Returns (closed or won, point difference in the oracle's favour); None for an annulled hand.
+    """
+    match = new_match(players=2, seed=seed, options=Options(limit=101))
+    focus = list(levels).index("oracle")
+    hand_number, count = match.hand_number, 0
+    while not match.is_over and count < MAX_ACTIONS:
+        seat = match.to_play
+        assert seat is not None
+        match.play(_choose(match, levels[seat], seed * 1000 + count))
+        count += 1
+        if not whole and match.hand_number != hand_number:
+            break
+    if whole:
+        won = match.result is not None and focus in match.result.winners
+        return (1.0 if won else 0.0, 0.0)
+    last = match.last_hand
+    if last is None or last.annulled:
+        return None
+    points = [p or 0 for p in last.points]
+    return (1.0 if last.closer == focus else 0.0, float(points[1 - focus] - points[focus]))
+
+
+def mean_ci(samples: Sequence[float]) -> tuple[float, float]:
+    """Mean and the half-width of its normal 95% confidence interval."""
+    n = len(samples)
+    mean = sum(samples) / n
+    var = sum((x - mean) ** 2 for x in samples) / max(1, n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def _paired(seed: int, whole: bool) -> list[tuple[float, float]]:
+    games = [play(seed, ("oracle", "facile"), whole), play(seed, ("facile", "oracle"), whole)]
+    return [g for g in games if g is not None]
+
+
+def main(argv: list[str]) -> int:
+    """Run the probe and print its figures; returns 0."""
+    parser = argparse.ArgumentParser(prog="python -m bench ai-probe", allow_abbrev=False)
+    parser.add_argument("--deals", type=int, default=300, help="paired one-hand deals")
+    parser.add_argument("--matches", type=int, default=150, help="paired matches to 101")
+    parser.add_argument("--seed", type=int, default=1000, help="first deal seed")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    closed, diffs = [], []
+    for seed in range(args.seed, args.seed + args.deals):
+        games = _paired(seed, whole=False)
+        if games:
+            closed.append(sum(g[0] for g in games) / len(games))
+            diffs.append(sum(g[1] for g in games) / len(games))
+    seeds = range(args.seed, args.seed + args.matches)
+    won = [sum(g[0] for g in _paired(s, True)) / 2 for s in seeds]
+    for label, samples, scale, unit in (
+        ("hands closed", closed, 100, "%"),
+        ("points per hand ahead", diffs, 1, ""),
+        ("matches to 101 won", won, 100, "%"),
+    ):
+        mean, half = mean_ci(samples)
+        print(
+            f"probe, oracle that never feeds the next player vs facile, {label}: "
+            f"{scale * mean:.1f}{unit} ± {scale * half:.1f} (CI95, n={len(samples)})"
+        )
+    print(f"probe total {time.perf_counter() - start:.0f} s")
+    return 0
