@@ -25,6 +25,15 @@ sooner). On 2-player paired hands against ``facile`` this discard closes about 5
 (facile against itself: 50%); the rollout search it replaced closed about 45%, since it chose
 among near-equal discards by a few noisy short rollouts, worse than the plain heuristic.
 
+Later experiments (README, Performance) found own-hand play near its ceiling: a discard chosen by
+solitaire playouts that knew its own next draws closed 49.8% of hands, and counting live outs,
+holding melds back, keeping jokers off the table or waiting for a chiusura in mano changed
+nothing measurable. What loses hands is feeding the next player (most openings take the
+discard): ``python -m bench ai-probe``, an oracle that sees that hand, closes 60.5%. Estimating
+it from samples of the unseen cards (conditioned on refusals, the table, and what a player keeps)
+ranked the feeding discards with an AUC of 0.6 before the opponent opens and 0.78 after, and
+played no better than ``danger`` below.
+
 The search tools (``private_world``, ``rollout``, ``_search``) stay for later experiments;
 ``budget`` is accepted but unused by the current policy. They search over *determinizations*:
 
