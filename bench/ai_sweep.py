@@ -215,7 +215,9 @@ def _sweep(
     sweep = Sweep(game)
     start = time.perf_counter()
     index = 0
-    while sweep.hands < hands:
+    # every match that does not fail plays at least one hand: ``hands`` matches always suffice,
+    # and a sweep whose matches all fail at once still ends (with its errors counted)
+    while sweep.hands < hands and index < hands:
         current = deal(index)
         sweep.matches += 1
         sweep.variants.add(current.variant)
