@@ -12,10 +12,10 @@ bounds what better reading of the opponent could bring to a fair ``esperto``.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections.abc import Sequence
 
+from bench.ai_scala40 import mean_ci
 from engine.ai import scala40 as ai
 from engine.cards import FACE_INDEX
 from engine.scala40 import Action, Match, Options, new_match
@@ -82,14 +82,6 @@ def play(seed: int, levels: Sequence[str], whole: bool) -> tuple[float, float] |
         return None
     points = [p or 0 for p in last.points]
     return (1.0 if last.closer == focus else 0.0, float(points[1 - focus] - points[focus]))
-
-
-def mean_ci(samples: Sequence[float]) -> tuple[float, float]:
-    """Mean and the half-width of its normal 95% confidence interval."""
-    n = len(samples)
-    mean = sum(samples) / n
-    var = sum((x - mean) ** 2 for x in samples) / max(1, n - 1)
-    return mean, 1.96 * math.sqrt(var / n)
 
 
 def _paired(seed: int, whole: bool) -> list[tuple[float, float]]:
