@@ -6,7 +6,13 @@ discards, first avoids every card after which the next player's legal actions ho
 cheats; it lives here, never in ``engine/``. Against ``facile`` on paired deals (seats swapped) it
 bounds what better reading of the opponent could bring to a fair ``esperto``.
 
+``--player seer`` probes the other extreme: the *seer* sees every hidden card (the other hand and
+the stock) and chooses each discard by playing the rest of the hand out exactly, ``facile`` for
+both seats (``facile`` is deterministic, so the playout is what would happen if both then played
+``facile``); it measures how much of the game is information rather than play.
+
     python -m bench ai-probe --deals 300 --matches 150
+    python -m bench ai-probe --player seer --deals 300 --matches 150
 """
 
 from __future__ import annotations
@@ -55,17 +61,62 @@ def oracle(match: Match, seed: int = 0) -> Action:
     return min(safe, key=key)
 
 
+def _hand_outcome(match: Match, seat: int) -> float:
+    """Play the hand out with ``facile`` for every seat; ``seat``'s point difference (2 players)."""
+    hand_number, count = match.hand_number, 0
+    while not match.is_over and match.hand_number == hand_number and count < MAX_ACTIONS:
+        match.play(ai.facile(match))
+        count += 1
+    last = match.last_hand
+    if last is None or last.hand_number != hand_number or last.annulled:
+        return 0.0
+    points = [p or 0 for p in last.points]
+    return float(points[1 - seat] - points[seat])
+
+
+def seer(match: Match, seed: int = 0) -> Action:
+    """``esperto``, except that each discard is the one whose exact ``facile`` playout of the rest
+    of the hand (true hidden cards) ends best for its seat; ties keep ``esperto``'s choice."""
+    actions = match.legal_actions()
+    seat = match.to_play
+    assert seat is not None
+    first = ai.esperto(match, seed)
+    if match.phase != "play" or first.kind != "discard":
+        return first
+    state = match.to_json()
+    best, best_value = first, None
+    tried: set[str | None] = set()
+    for action in [first, *ai._discard_options(actions)]:
+        if action.card in tried:
+            continue
+        tried.add(action.card)
+        sim = Match.from_json(state)
+        sim.play(action)
+        value = _hand_outcome(sim, seat)
+        if best_value is None or value > best_value:
+            best, best_value = action, value
+    return best
+
+
+PROBES = {"oracle": oracle, "seer": seer}
+LABELS = {
+    "oracle": "oracle that never feeds the next player",
+    "seer": "seer that sees every hidden card and plays each discard out",
+}
+
+
 def _choose(match: Match, level: str, seed: int) -> Action:
-    return oracle(match, seed) if level == "oracle" else ai.choose(match, level, seed)
+    probe = PROBES.get(level)
+    return probe(match, seed) if probe is not None else ai.choose(match, level, seed)
 
 
 def play(seed: int, levels: Sequence[str], whole: bool) -> tuple[float, float] | None:
-    """One game of deal ``seed`` (a hand, or a match to 101 when ``whole``) for the oracle's seat.
+    """One game of deal ``seed`` (a hand, or a match to 101 when ``whole``) for the probe's seat.
 
     Returns (closed or won, point difference in the oracle's favour); None for an annulled hand.
     """
     match = new_match(players=2, seed=seed, options=Options(limit=101))
-    focus = list(levels).index("oracle")
+    focus = next(seat for seat, level in enumerate(levels) if level in PROBES)
     hand_number, count = match.hand_number, 0
     while not match.is_over and count < MAX_ACTIONS:
         seat = match.to_play
@@ -84,8 +135,8 @@ def play(seed: int, levels: Sequence[str], whole: bool) -> tuple[float, float] |
     return (1.0 if last.closer == focus else 0.0, float(points[1 - focus] - points[focus]))
 
 
-def _paired(seed: int, whole: bool) -> list[tuple[float, float]]:
-    games = [play(seed, ("oracle", "facile"), whole), play(seed, ("facile", "oracle"), whole)]
+def _paired(seed: int, whole: bool, probe: str) -> list[tuple[float, float]]:
+    games = [play(seed, (probe, "facile"), whole), play(seed, ("facile", probe), whole)]
     return [g for g in games if g is not None]
 
 
@@ -95,16 +146,18 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--deals", type=int, default=300, help="paired one-hand deals")
     parser.add_argument("--matches", type=int, default=150, help="paired matches to 101")
     parser.add_argument("--seed", type=int, default=1000, help="first deal seed")
+    parser.add_argument("--player", choices=sorted(PROBES), default="oracle", help="the probe")
     args = parser.parse_args(argv)
+    probe = args.player
     start = time.perf_counter()
     closed, diffs = [], []
     for seed in range(args.seed, args.seed + args.deals):
-        games = _paired(seed, whole=False)
+        games = _paired(seed, whole=False, probe=probe)
         if games:
             closed.append(sum(g[0] for g in games) / len(games))
             diffs.append(sum(g[1] for g in games) / len(games))
     seeds = range(args.seed, args.seed + args.matches)
-    won = [sum(g[0] for g in _paired(s, True)) / 2 for s in seeds]
+    won = [sum(g[0] for g in _paired(s, True, probe)) / 2 for s in seeds]
     for label, samples, scale, unit in (
         ("hands closed", closed, 100, "%"),
         ("points per hand ahead", diffs, 1, ""),
@@ -112,7 +165,7 @@ def main(argv: list[str]) -> int:
     ):
         mean, half = mean_ci(samples)
         print(
-            f"probe, oracle that never feeds the next player vs facile, {label}: "
+            f"probe, {LABELS[probe]}, vs facile, {label}: "
             f"{scale * mean:.1f}{unit} ± {scale * half:.1f} (CI95, n={len(samples)})"
         )
     print(f"probe total {time.perf_counter() - start:.0f} s")
