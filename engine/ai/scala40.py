@@ -34,7 +34,9 @@ it from samples of the unseen cards (conditioned on refusals, the table, and wha
 ranked the feeding discards with an AUC of 0.6 before the opponent opens and 0.78 after, and
 played no better than ``danger`` below; a sequential particle filter over that hand (its turns
 replayed since the deal, weighted by a soft model of its discards and refusals) did no better
-(AUC 0.60 / 0.63, 51.0% of hands against 53.6% on the same deals).
+(AUC 0.60 / 0.63, 51.0% of hands against 53.6% on the same deals). A search that sees every
+hidden card (``ai-probe --player seer``) closes 94% of hands, but given the opponent's hand with
+only the stock order hidden the same search falls to 52%: its edge is the stock order.
 
 The search tools (``private_world``, ``rollout``, ``_search``) stay for later experiments;
 ``budget`` is accepted but unused by the current policy. They search over *determinizations*:
