@@ -1,10 +1,11 @@
-"""Run a benchmark: ``python -m bench engine|storage|bot|ai|ai-sweep|ai-probe [options]``.
+"""Run a benchmark: ``python -m bench engine|storage|bot|ai|ai-sweep|ai-probe|ai-learn [options]``.
 
 ``ai`` runs the Scala 40 then the Scopone computer-player benches on the same options (each reads
 the options it knows and ignores the rest); ``ai-sweep`` is the legality sweep of both games'
 computer players (:mod:`bench.ai_sweep`), exiting nonzero when any chosen action was illegal.
 ``ai-probe`` measures what a Scala 40 player could gain by never feeding the next one (a cheating
-oracle, :mod:`bench.ai_probe`).
+oracle, :mod:`bench.ai_probe`); ``ai-learn`` fits the weights of Scala 40 ``esperto``'s discard
+score (:mod:`bench.ai_learn`).
 ``--help`` prints every module's options of the suite in turn.
 """
 
@@ -20,6 +21,7 @@ SUITES = {
     "ai": ["bench.ai_scala40", "bench.ai_scopone"],
     "ai-sweep": ["bench.ai_sweep"],
     "ai-probe": ["bench.ai_probe"],
+    "ai-learn": ["bench.ai_learn"],
 }
 
 

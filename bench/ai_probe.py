@@ -23,7 +23,6 @@ from collections.abc import Sequence
 
 from bench.ai_scala40 import mean_ci
 from engine.ai import scala40 as ai
-from engine.cards import FACE_INDEX
 from engine.scala40 import Action, Match, Options, new_match
 
 MAX_ACTIONS = 20000
@@ -50,15 +49,7 @@ def oracle(match: Match, seed: int = 0) -> Action:
     safe = [a for a in discards if not feeds_next(match, a)]
     if len(safe) in (0, len(discards)):
         return ai.esperto(match, seed)
-    hand = [FACE_INDEX[c] for c in match.hands[seat]]
-    use = ai.esperto_usefulness(hand)
-    sign = -1 if match.opened[seat] else 1
-
-    def key(action: Action) -> tuple[float, int, str]:
-        face = ai._face(action.card)
-        return (use.get(face, 0.0), sign * ai._penalty(face), action.card)
-
-    return min(safe, key=key)
+    return ai.best_scored_discard(match, match.view(seat), safe)
 
 
 def _hand_outcome(match: Match, seat: int) -> float:

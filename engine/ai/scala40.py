@@ -16,23 +16,29 @@ within a gap of one rank; a joker counts most), ties going to the card with most
 
 ``esperto`` plays like ``facile`` (same draw/take, opening and lays) but discards better, and
 adds what it can read from the public history (``view.history``): what each player discarded,
-took, or refused to take. Its discard weighs each card's potential melds with
-``esperto_usefulness`` (a run neighbour counts more than a card one rank away, a face held twice
-counts less), adds the danger of feeding the next player (cards that attach to the table once
-that player is open, cards near what that player picked up), and breaks ties by penalty points:
-the highest goes once open, the lowest before opening (high cards reach the opening threshold
-sooner). On 2-player paired hands against ``facile`` this discard closes about 53% of the hands
-(facile against itself: 50%); the rollout search it replaced closed about 45%, since it chose
-among near-equal discards by a few noisy short rollouts, worse than the plain heuristic.
+took, or refused to take. Its discard is the one with the highest ``discard_score``: a linear
+score of what the seat may see of each card (``discard_features``: its potential melds in hand as
+``esperto_usefulness`` and ``usefulness`` count them, its penalty points before and after
+opening, the ``danger`` of feeding the next player, how many of the cards that would complete it
+for that player or for the seat are still unseen, what that player threw, refused or took near
+it, how far the hand has gone). The weights (``DISCARD_WEIGHTS``) were learned offline by
+``python -m bench ai-learn``: on real hands against ``facile``, every discard of a position was
+played out to the end of the hand and the points it brought regressed on the features, so the
+score estimates how many points a discard brings, with no model of the hidden cards. A card the
+open next player could attach to the table goes last. Ties keep the hand-made order (usefulness
+plus danger, then penalty points: the highest once open, the lowest before).
 
-Later experiments (README, Performance) found own-hand play near its ceiling: a discard chosen by
-solitaire playouts that knew its own next draws closed 49.8% of hands, and counting live outs,
+Against ``facile`` on 2-player paired deals this discard wins about 58% of the matches to 101
+where the hand-made order alone won about 52% (README, Performance).
+
+Experiments before it (README, Performance) found own-hand play near its ceiling: a discard
+chosen by solitaire playouts that knew its own next draws closed 49.8% of hands, counting live outs,
 holding melds back, keeping jokers off the table or waiting for a chiusura in mano changed
 nothing measurable. What loses hands is feeding the next player (most openings take the
 discard): ``python -m bench ai-probe``, an oracle that sees that hand, closes 60.5%. Estimating
 it from samples of the unseen cards (conditioned on refusals, the table, and what a player keeps)
 ranked the feeding discards with an AUC of 0.6 before the opponent opens and 0.78 after, and
-played no better than ``danger`` below; a sequential particle filter over that hand (its turns
+played no better than ``danger``; a sequential particle filter over that hand (its turns
 replayed since the deal, weighted by a soft model of its discards and refusals) did no better
 (AUC 0.60 / 0.63, 51.0% of hands against 53.6% on the same deals). A search that sees every
 hidden card (``ai-probe --player seer``) closes 94% of hands, but given the opponent's hand with
@@ -60,14 +66,15 @@ The search tools (``private_world``, ``rollout``, ``_search``) stay for later ex
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from dataclasses import replace
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from engine.cards import FACE_INDEX, JOKER_FACE, scala40_deck
 from engine.scala40.actions import Action
 from engine.scala40.legal import attachable
 from engine.scala40.match import HAND_SIZE, Match
-from engine.scala40.melds import parse_spec
+from engine.scala40.melds import Meld, parse_spec
 from engine.scala40.scoring import hand_penalty
 from engine.scala40.solver import solve
 from engine.scala40.view import View
@@ -82,6 +89,59 @@ RUN_WEIGHT = 1.5
 GAP_WEIGHT = 0.5
 TWIN_DISCOUNT = 0.5
 _PLAY_ORDER = {"open": 0, "meld": 1, "swap": 2, "attach": 3}
+
+DISCARD_FEATURES = (
+    "useful",
+    "facile_useful",
+    "same_rank",
+    "run_neighbours",
+    "gap_neighbours",
+    "twin",
+    "penalty",
+    "penalty_open",
+    "danger",
+    "set_feed",
+    "run_feed",
+    "outs",
+    "thrown_near",
+    "taken_near",
+    "open_feed",
+    "high_closed",
+    "penalty_late",
+    "useful_open",
+    "danger_open",
+    "joker",
+    "set_feed_late",
+    "run_feed_late",
+)
+"""What ``discard_features`` measures of a discard, in order (see ``DISCARD_WEIGHTS``)."""
+
+DISCARD_WEIGHTS: dict[str, float] = {
+    "useful": -2.2748,  # esperto_usefulness of the card
+    "facile_useful": -0.8776,  # usefulness of the card (facile's count)
+    "same_rank": -0.7193,  # cards of its rank in other suits in hand
+    "run_neighbours": 0.2123,  # run neighbours in hand
+    "gap_neighbours": -0.3705,  # cards of its suit two ranks away in hand
+    "twin": 3.3772,  # 1 when the hand holds the card twice
+    "penalty": -5.2798,  # penalty points / 10
+    "penalty_open": 5.6792,  # penalty points / 10 once open
+    "danger": -1.4936,  # danger (feeding the next player)
+    "set_feed": 0.1156,  # pairs of other suits of its rank still unseen
+    "run_feed": -0.1944,  # runs of three through it whose two other cards are unseen
+    "outs": 0.4680,  # unseen cards that would make it a meld of three with one card in hand
+    "thrown_near": 0.0343,  # cards near it the next player threw or refused
+    "taken_near": -0.1594,  # cards near it the next player took
+    "open_feed": -0.1752,  # set_feed + run_feed when the next player is open
+    "high_closed": 1.0079,  # 1 for a card from 10 to ace before opening
+    "penalty_late": 2.7990,  # penalty points / 10 times how few cards the next player holds
+    "useful_open": 0.6698,  # useful once open
+    "danger_open": 1.5933,  # danger once open
+    "joker": -16.8855,  # 1 for a joker
+    "set_feed_late": -2.8292,  # set_feed times how far the stock is drawn
+    "run_feed_late": 1.0891,  # run_feed times how far the stock is drawn
+}
+"""Fitted by ``python -m bench ai-learn`` (ridge regression of the points a discard brought,
+against the other discards of the same position, on real hands against ``facile``)."""
 
 
 def choose(match: Match, level: str = "facile", seed: int = 0, budget: int | None = None) -> Action:
@@ -515,20 +575,17 @@ def esperto_usefulness(hand: Sequence[int]) -> dict[int, float]:
     return out
 
 
-def _esperto_discard(match: Match, view: View, actions: Sequence[Action]) -> Action:
-    """The least useful card (``esperto_usefulness`` plus the danger of feeding the next player).
+def _heuristic_key(
+    match: Match, view: View, hand: Sequence[int]
+) -> Callable[[Action], tuple[float, int, str]]:
+    """The hand-made discard order: ``esperto_usefulness`` plus ``danger``, then penalty points.
 
     Ties go to the card with most penalty points once open (fewer points lost if the hand ends),
     to the card with fewest before opening (high cards reach the opening threshold sooner).
     """
-    discards = _discard_options(actions)
-    if len(discards) == 1:
-        return discards[0]
-    seat = view.seat
-    hand = [FACE_INDEX[c] for c in match.hands[seat]]
     use = esperto_usefulness(hand)
     history = _History(view)
-    sign = -1 if view.opened[seat] else 1
+    sign = -1 if view.opened[view.seat] else 1
 
     def key(action: Action) -> tuple[float, int, str]:
         face = _face(action.card)
@@ -538,4 +595,199 @@ def _esperto_discard(match: Match, view: View, actions: Sequence[Action]) -> Act
             value += DANGER_WEIGHT * max(0.0, risk)
         return (value, sign * _penalty(face), action.card)
 
-    return min(discards, key=key)
+    return key
+
+
+def _esperto_discard(match: Match, view: View, actions: Sequence[Action]) -> Action:
+    """The discard with the highest learned score (``discard_score``); ties keep the hand-made
+    order of ``_heuristic_key``.
+
+    A card the next player, open, could attach to the table goes only when every card could: the
+    score never saw one (an open player attaches such cards itself, one not open may not throw
+    them, S40-8.3), and throwing it hands that player a free card.
+    """
+    discards = _discard_options(actions)
+    if len(discards) == 1:
+        return discards[0]
+    context = DiscardContext.of(match, view)
+    following = context.following
+    if (
+        following is not None
+        and view.opened[following]
+        and view.sides[following] != view.sides[view.seat]
+    ):
+        safe = [a for a in discards if not attachable(match.melds, _copies(_face(a.card))[0])]
+        discards = safe or discards
+    return best_scored_discard(match, view, discards, context)
+
+
+def best_scored_discard(
+    match: Match, view: View, discards: Sequence[Action], context: DiscardContext | None = None
+) -> Action:
+    """The one of ``discards`` with the highest ``discard_score`` (ties: the hand-made order)."""
+    if context is None:
+        context = DiscardContext.of(match, view)
+    hand = [FACE_INDEX[c] for c in match.hands[view.seat]]
+    ordered = sorted(discards, key=_heuristic_key(match, view, hand))
+    scores = [discard_score(context, _face(a.card)) for a in ordered]
+    best = max(range(len(ordered)), key=lambda i: (scores[i], -i))
+    return ordered[best]
+
+
+# --- The learned discard score ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DiscardContext:
+    """What ``discard_features`` reads, computed once per decision from the seat's view."""
+
+    view: View
+    hand: tuple[int, ...]
+    history: _History
+    unseen: Counter[int]
+    melds: tuple[Meld, ...]
+    following: int | None
+
+    @classmethod
+    def of(cls, match: Match, view: View) -> DiscardContext:
+        """The context of ``view.seat`` deciding its discard in ``match``."""
+        return cls(
+            view=view,
+            hand=tuple(FACE_INDEX[c] for c in match.hands[view.seat]),
+            history=_History(view),
+            unseen=unseen_faces(view, match.options.jokers),
+            melds=tuple(match.melds),
+            following=_next_in(view, view.seat),
+        )
+
+    @property
+    def opened(self) -> bool:
+        """Whether the deciding seat has opened."""
+        return self.view.opened[self.view.seat]
+
+
+def unseen_faces(view: View, jokers: bool) -> Counter[int]:
+    """How many copies of each face the seat has not seen (hand, table, known discard pile)."""
+    counts: Counter[int] = Counter(dict.fromkeys(range(JOKER_FACE), 2))
+    if jokers:
+        counts[JOKER_FACE] = 4
+    for token in view.hand:
+        counts[_face(token)] -= 1
+    for meld in view.melds:
+        for token in meld.cards:
+            counts[_face(token)] -= 1
+    for face in known_pile(view, jokers):
+        if face is not None:
+            counts[face] -= 1
+    return counts
+
+
+def _shift(face: int, ranks: int) -> int | None:
+    """The face ``ranks`` away in the same suit (a king's +1 is the ace), None past the ends.
+
+    An ace only looks upwards (A 2 3), as the weights were fitted with it.
+    """
+    rank = face % 13 + 1
+    target = rank + ranks
+    if (rank == 1 and ranks < 0) or not 1 <= target <= 14:
+        return None
+    return face // 13 * 13 + (target - 1) % 13
+
+
+def _outs(context: DiscardContext, face: int, naturals: set[int]) -> int:
+    """Unseen faces that would make ``face`` a meld of three with one card of the hand."""
+    outs = 0
+    others = [suit * 13 + face % 13 for suit in range(4) if suit != face // 13]
+    for other in others:
+        if context.unseen[other] > 0 and any(h in naturals for h in others if h != other):
+            outs += 1
+    for step in (-2, -1, 1, 2):
+        out = _shift(face, step)
+        if out is None or context.unseen[out] == 0:
+            continue
+        for held_step in (-2, -1, 1, 2):
+            held = _shift(face, held_step)
+            span = sorted((0, step, held_step))
+            if held is not None and held != out and held in naturals and span[2] - span[0] == 2:
+                outs += 1
+                break
+    return outs
+
+
+def _opponent_near(context: DiscardContext, face: int) -> tuple[float, float]:
+    """Faces near ``face`` (same rank, or two ranks of its suit) that the next player threw or
+    refused, and that it took."""
+    following = context.following
+    if following is None:
+        return 0.0, 0.0
+    history = context.history
+    gone = sum(
+        1.0
+        for g in history.discarded[following] + history.refused[following]
+        if g == face or g % 13 == face % 13 or _run_gap(face, g) <= 2
+    )
+    took = sum(
+        1.0 for g in history.taken[following] if g % 13 == face % 13 or _run_gap(face, g) <= 2
+    )
+    return gone, took
+
+
+def discard_features(context: DiscardContext, face: int) -> tuple[float, ...]:
+    """The features of discarding ``face``, in the order of ``DISCARD_FEATURES``."""
+    opened = float(context.opened)
+    if face == JOKER_FACE:
+        values = dict.fromkeys(DISCARD_FEATURES, 0.0)
+        values.update(joker=1.0, penalty=2.5, penalty_open=2.5 * opened)
+        return tuple(values.values())
+    view = context.view
+    hand = context.hand
+    naturals = {g for g in hand if g != JOKER_FACE}
+    penalty = _penalty(face) / 10
+    risk = danger(face, view, context.history, attachable(context.melds, _copies(face)[0]))
+    others = [suit * 13 + face % 13 for suit in range(4) if suit != face // 13]
+    live_suits = sum(1 for g in others if context.unseen[g] > 0)
+    set_feed = live_suits * (live_suits - 1) / 2
+    run_feed = 0.0
+    for low, high in ((-2, -1), (-1, 1), (1, 2)):
+        a, b = _shift(face, low), _shift(face, high)
+        if a is not None and b is not None and context.unseen[a] > 0 and context.unseen[b] > 0:
+            run_feed += 1
+    gone, took = _opponent_near(context, face)
+    following = context.following
+    opponent_open = following is not None and view.opened[following]
+    opponent_cards = view.hand_sizes[following] if following is not None else HAND_SIZE
+    high = face % 13 == 0 or face % 13 >= 9
+    late = max(0.0, 1 - view.stock_size / 60)
+    useful = esperto_usefulness(list(hand)).get(face, 0.0)
+    return (
+        useful,
+        usefulness(list(hand)).get(face, 0.0),
+        float(sum(1 for g in naturals if g != face and g % 13 == face % 13)),
+        float(sum(1 for g in naturals if _run_gap(face, g) == 1)),
+        float(sum(1 for g in naturals if _run_gap(face, g) == 2)),
+        1.0 if hand.count(face) > 1 else 0.0,
+        penalty,
+        penalty * opened,
+        risk,
+        set_feed,
+        run_feed,
+        float(_outs(context, face, naturals)),
+        gone,
+        took,
+        float(opponent_open) * (set_feed + run_feed),
+        float(high and not opened),
+        penalty * (HAND_SIZE - opponent_cards) / HAND_SIZE,
+        opened * useful,
+        opened * risk,
+        0.0,
+        set_feed * late,
+        run_feed * late,
+    )
+
+
+def discard_score(context: DiscardContext, face: int) -> float:
+    """How good discarding ``face`` is: ``DISCARD_WEIGHTS`` times ``discard_features``."""
+    features = discard_features(context, face)
+    return sum(
+        DISCARD_WEIGHTS[name] * x for name, x in zip(DISCARD_FEATURES, features, strict=True)
+    )

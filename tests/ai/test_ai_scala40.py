@@ -9,8 +9,20 @@ from pathlib import Path
 
 import pytest
 
-from engine.ai.scala40 import choose, esperto, facile, known_pile, private_world, usefulness
-from engine.cards import FACE_INDEX
+from engine.ai.scala40 import (
+    DISCARD_FEATURES,
+    DISCARD_WEIGHTS,
+    DiscardContext,
+    choose,
+    discard_features,
+    discard_score,
+    esperto,
+    facile,
+    known_pile,
+    private_world,
+    usefulness,
+)
+from engine.cards import FACE_INDEX, face_index, parse_cards
 from engine.scala40 import Match, Options, new_match
 from engine.scala40.melds import face_text
 
@@ -239,3 +251,67 @@ class TestDecisions:
         )
         assert str(facile(m)) == "discard KD"
         assert str(esperto(m)) == "discard 9C"
+
+
+class TestDiscardScore:
+    """esperto's learned discard score: the features it reads, and the filter in front of it."""
+
+    def attach_position(self) -> Match:
+        return position(
+            ["KD 5H", "2S 3S 4S 8C 9C 10C 4D 5D 6D"],
+            melds=[(1, "KS KH KC")],
+            opened=[True, True],
+            phase="play",
+        )
+
+    def nonzero(self, match: Match, token: str) -> dict[str, float]:
+        context = DiscardContext.of(match, match.view(0))
+        features = discard_features(context, face_index(parse_cards(token)[0]))
+        return {n: round(x, 4) for n, x in zip(DISCARD_FEATURES, features, strict=True) if x}
+
+    def test_features_of_a_card_the_open_next_player_can_attach(self) -> None:
+        # KD: 10 points; attaches to the Ks (danger 3, the next player is open); one KS, KH, KC
+        # each still unseen (3 pairs of suits for a set); JD-QD and QD-AD unseen (2 runs); the
+        # next player holds 9 cards of 13 (penalty_late 1.0 x 4/13).
+        assert self.nonzero(self.attach_position(), "KD") == {
+            "penalty": 1.0,
+            "penalty_open": 1.0,
+            "danger": 3.0,
+            "set_feed": 3.0,
+            "run_feed": 2.0,
+            "open_feed": 5.0,
+            "penalty_late": round(4 / 13, 4),
+            "danger_open": 3.0,
+        }
+
+    def test_features_of_a_loose_low_card(self) -> None:
+        # 5H: every 5 of another suit unseen, and 3H-4H, 4H-6H, 6H-7H unseen.
+        assert self.nonzero(self.attach_position(), "5H") == {
+            "penalty": 0.5,
+            "penalty_open": 0.5,
+            "set_feed": 3.0,
+            "run_feed": 3.0,
+            "open_feed": 6.0,
+            "penalty_late": round(2 / 13, 4),
+        }
+
+    def test_outs_count_cards_that_make_a_meld_with_the_hand(self) -> None:
+        # 7H with 8H in hand: 6H and 9H would each make a run of three; with 7S in hand, 7D and
+        # 7C would each make a set of three: 4 outs. Joker: only its own features.
+        m = position(
+            ["7H 8H 7S KD JK", "2D 3D 4D 8S 9S 10S QH QC JD"],
+            phase="play",
+            turns_done=[1, 1],
+        )
+        assert self.nonzero(m, "7H")["outs"] == 4.0
+        assert self.nonzero(m, "JK") == {"joker": 1.0, "penalty": 2.5}
+
+    def test_score_is_the_weighted_sum(self) -> None:
+        m = self.attach_position()
+        context = DiscardContext.of(m, m.view(0))
+        face = face_index(parse_cards("5H")[0])
+        features = discard_features(context, face)
+        expected = sum(
+            DISCARD_WEIGHTS[n] * x for n, x in zip(DISCARD_FEATURES, features, strict=True)
+        )
+        assert discard_score(context, face) == pytest.approx(expected)

@@ -1,0 +1,199 @@
+"""``python -m bench ai-learn``: fit the weights of Scala 40 ``esperto``'s discard score.
+
+Offline learning from outcomes. Hands of the behaviour player against ``facile`` (2 players, both
+seatings of each seeded deal) are played; at each of the behaviour player's discards with a
+choice, every distinct discard is tried on a copy of the *true* match and the rest of the hand is
+played out (the behaviour player in its seat, ``facile`` in the other): the points that discard
+brought (the other seat's hand points minus its own). The hidden cards are the real ones of real
+hands, so no model of the opponent's hand or of the stock is needed; the score itself reads only
+what the seat may see (``discard_features``). A ridge regression of those points on the features,
+both taken relative to their mean over the position's discards, gives ``DISCARD_WEIGHTS``: the
+discard with the highest score is the one expected to bring the most points.
+
+``--behaviour heuristic`` plays and plays out with the hand-made discard order that ``esperto``
+used before (the first fit); ``--behaviour esperto`` with the present ``esperto`` (a further
+round of policy improvement). The printed figures are on held-out deals: the mean points per
+decision of the discard the fit would choose, of the behaviour's own choice, and of the best
+discard in hindsight (what a player that saw the hidden cards would get).
+
+    python -m bench ai-learn --behaviour heuristic --seed 100000 --deals 6000 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from engine.ai import scala40 as ai
+from engine.cards import FACE_INDEX
+from engine.scala40 import Action, Match, Options, new_match
+
+Position = list[tuple[tuple[float, ...], float, bool]]
+"""One decision: per distinct discard its features, the points it brought, and whether the
+behaviour player chose it."""
+
+MAX_ACTIONS = 3000
+
+
+def heuristic(match: Match, seed: int = 0) -> Action:
+    """``esperto`` with the hand-made discard order (``_heuristic_key``) instead of the score."""
+    choice = ai.esperto(match, seed)
+    if choice.kind != "discard":
+        return choice
+    seat = match.to_play
+    assert seat is not None
+    discards = ai._discard_options(match.legal_actions())
+    hand = [FACE_INDEX[c] for c in match.hands[seat]]
+    return min(discards, key=ai._heuristic_key(match, match.view(seat), hand))
+
+
+BEHAVIOURS: dict[str, Callable[[Match, int], Action]] = {
+    "heuristic": heuristic,
+    "esperto": ai.esperto,
+}
+
+
+def _play_out(match: Match, seat: int, policy: Callable[[Match, int], Action]) -> float | None:
+    """The rest of the hand, ``policy`` for ``seat`` and ``facile`` for the other: the points in
+    ``seat``'s favour, None when the hand is annulled."""
+    hand_number, count = match.hand_number, 0
+    while not match.is_over and match.hand_number == hand_number and count < MAX_ACTIONS:
+        match.play(policy(match, 0) if match.to_play == seat else ai.facile(match))
+        count += 1
+    last = match.last_hand
+    if last is None or last.hand_number != hand_number or last.annulled:
+        return None
+    points = [p or 0 for p in last.points]
+    return float(points[1 - seat] - points[seat])
+
+
+def _position(
+    match: Match, seat: int, choice: Action, policy: Callable[[Match, int], Action]
+) -> Position | None:
+    """Every distinct discard of ``seat`` here, with its features and the points it brought."""
+    distinct: dict[str | None, Action] = {}
+    for action in ai._discard_options(match.legal_actions()):
+        distinct.setdefault(action.card, action)
+    if len(distinct) < 2:
+        return None
+    context = ai.DiscardContext.of(match, match.view(seat))
+    state = match.to_json()
+    rows: Position = []
+    for card, action in distinct.items():
+        trial = Match.from_json(state)
+        trial.play(action)
+        points = _play_out(trial, seat, policy)
+        if points is None:
+            return None
+        features = ai.discard_features(context, ai._face(action.card))
+        rows.append((features, points, card == choice.card))
+    return rows
+
+
+def deal_positions(task: tuple[int, str]) -> list[Position]:
+    """The behaviour player's positions in both seatings of one seeded deal's first hand."""
+    seed, behaviour = task
+    policy = BEHAVIOURS[behaviour]
+    positions = []
+    for focus in (0, 1):
+        match = new_match(players=2, seed=seed, options=Options(limit=101))
+        hand_number = match.hand_number
+        while match.hand_number == hand_number and not match.is_over:
+            seat = match.to_play
+            if seat != focus:
+                match.play(ai.facile(match))
+                continue
+            choice = policy(match, 0)
+            if match.phase == "play" and choice.kind == "discard":
+                position = _position(match, seat, choice, policy)
+                if position is not None:
+                    positions.append(position)
+            match.play(choice)
+    return positions
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """Gaussian elimination with partial pivoting (the system is small and well conditioned)."""
+    n = len(vector)
+    rows = [[*matrix[i], vector[i]] for i in range(n)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        for r in range(n):
+            if r != col and rows[r][col]:
+                factor = rows[r][col] / rows[col][col]
+                for k in range(col, n + 1):
+                    rows[r][k] -= factor * rows[col][k]
+    return [rows[i][n] / rows[i][i] for i in range(n)]
+
+
+def fit(positions: Sequence[Position], ridge: float) -> list[float]:
+    """Ridge regression of points on features, both relative to their mean in each position."""
+    size = len(ai.DISCARD_FEATURES)
+    gram = [[0.0] * size for _ in range(size)]
+    moment = [0.0] * size
+    for position in positions:
+        count = len(position)
+        mean_y = sum(points for _, points, _ in position) / count
+        mean_x = [sum(f[i] for f, _, _ in position) / count for i in range(size)]
+        for features, points, _ in position:
+            x = [v - m for v, m in zip(features, mean_x, strict=True)]
+            y = points - mean_y
+            for i, xi in enumerate(x):
+                if xi:
+                    moment[i] += xi * y
+                    row = gram[i]
+                    for j, xj in enumerate(x):
+                        row[j] += xi * xj
+    for i in range(size):
+        gram[i][i] += ridge
+    return _solve(gram, moment)
+
+
+def evaluate(positions: Sequence[Position], weights: Sequence[float]) -> tuple[float, float, float]:
+    """Mean points per decision of the fitted choice, the behaviour's, and the best in hindsight."""
+    fitted = chosen = best = 0.0
+    for position in positions:
+        scores = [sum(w * x for w, x in zip(weights, f, strict=True)) for f, _, _ in position]
+        pick = max(range(len(position)), key=lambda i: (scores[i], -i))
+        fitted += position[pick][1]
+        chosen += next((p for _, p, mine in position if mine), position[0][1])
+        best += max(p for _, p, _ in position)
+    n = max(1, len(positions))
+    return fitted / n, chosen / n, best / n
+
+
+def main(argv: list[str]) -> int:
+    """Generate positions, fit, print the held-out figures and the weights; returns 0."""
+    parser = argparse.ArgumentParser(prog="python -m bench ai-learn", allow_abbrev=False)
+    parser.add_argument("--behaviour", choices=sorted(BEHAVIOURS), default="esperto")
+    parser.add_argument("--deals", type=int, default=1000, help="seeded deals (both seatings)")
+    parser.add_argument("--seed", type=int, default=100000, help="first deal seed")
+    parser.add_argument("--ridge", type=float, default=10.0, help="ridge penalty")
+    parser.add_argument("--holdout", type=float, default=0.2, help="share of deals held out")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    tasks = [(args.seed + i, args.behaviour) for i in range(args.deals)]
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        per_deal = list(pool.map(deal_positions, tasks, chunksize=8))
+    cut = args.deals - int(args.deals * args.holdout)
+    train = [p for deal in per_deal[:cut] for p in deal]
+    held = [p for deal in per_deal[cut:] for p in deal]
+    weights = fit(train, args.ridge)
+    fitted, chosen, best = evaluate(held, weights)
+    print(
+        f"ai-learn, behaviour {args.behaviour}: {len(train)} positions fitted, "
+        f"{len(held)} held out ({args.deals - cut} deals)"
+    )
+    print(
+        f"held out, points per decision: fitted {fitted:+.2f}, behaviour {chosen:+.2f}, "
+        f"best in hindsight {best:+.2f}"
+    )
+    print("DISCARD_WEIGHTS (fitted on every deal):")
+    for name, weight in zip(ai.DISCARD_FEATURES, fit(train + held, args.ridge), strict=True):
+        print(f'    "{name}": {weight:.4f},')
+    print(f"ai-learn total {time.perf_counter() - start:.0f} s")
+    return 0
