@@ -647,17 +647,22 @@ class DiscardContext:
     unseen: Counter[int]
     melds: tuple[Meld, ...]
     following: int | None
+    useful: dict[int, float]
+    facile_useful: dict[int, float]
 
     @classmethod
     def of(cls, match: Match, view: View) -> DiscardContext:
         """The context of ``view.seat`` deciding its discard in ``match``."""
+        hand = [FACE_INDEX[c] for c in match.hands[view.seat]]
         return cls(
             view=view,
-            hand=tuple(FACE_INDEX[c] for c in match.hands[view.seat]),
+            hand=tuple(hand),
             history=_History(view),
             unseen=unseen_faces(view, match.options.jokers),
             melds=tuple(match.melds),
             following=_next_in(view, view.seat),
+            useful=esperto_usefulness(hand),
+            facile_useful=usefulness(hand),
         )
 
     @property
@@ -758,10 +763,10 @@ def discard_features(context: DiscardContext, face: int) -> tuple[float, ...]:
     opponent_cards = view.hand_sizes[following] if following is not None else HAND_SIZE
     high = face % 13 == 0 or face % 13 >= 9
     late = max(0.0, 1 - view.stock_size / 60)
-    useful = esperto_usefulness(list(hand)).get(face, 0.0)
+    useful = context.useful.get(face, 0.0)
     return (
         useful,
-        usefulness(list(hand)).get(face, 0.0),
+        context.facile_useful.get(face, 0.0),
         float(sum(1 for g in naturals if g != face and g % 13 == face % 13)),
         float(sum(1 for g in naturals if _run_gap(face, g) == 1)),
         float(sum(1 for g in naturals if _run_gap(face, g) == 2)),
