@@ -27,7 +27,6 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from engine.ai import scala40 as ai
-from engine.cards import FACE_INDEX
 from engine.scala40 import Action, Match, Options, new_match
 
 Position = list[tuple[tuple[float, ...], float, bool]]
@@ -45,8 +44,8 @@ def heuristic(match: Match, seed: int = 0) -> Action:
     seat = match.to_play
     assert seat is not None
     discards = ai._discard_options(match.legal_actions())
-    hand = [FACE_INDEX[c] for c in match.hands[seat]]
-    return min(discards, key=ai._heuristic_key(match, match.view(seat), hand))
+    context = ai.DiscardContext.of(match, match.view(seat))
+    return min(discards, key=ai._heuristic_key(context))
 
 
 BEHAVIOURS: dict[str, Callable[[Match, int], Action]] = {

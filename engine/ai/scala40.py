@@ -575,23 +575,20 @@ def esperto_usefulness(hand: Sequence[int]) -> dict[int, float]:
     return out
 
 
-def _heuristic_key(
-    match: Match, view: View, hand: Sequence[int]
-) -> Callable[[Action], tuple[float, int, str]]:
+def _heuristic_key(context: DiscardContext) -> Callable[[Action], tuple[float, int, str]]:
     """The hand-made discard order: ``esperto_usefulness`` plus ``danger``, then penalty points.
 
     Ties go to the card with most penalty points once open (fewer points lost if the hand ends),
     to the card with fewest before opening (high cards reach the opening threshold sooner).
     """
-    use = esperto_usefulness(hand)
-    history = _History(view)
-    sign = -1 if view.opened[view.seat] else 1
+    sign = -1 if context.opened else 1
 
     def key(action: Action) -> tuple[float, int, str]:
         face = _face(action.card)
-        value = use.get(face, 0.0)
+        value = context.useful.get(face, 0.0)
         if face != JOKER_FACE:
-            risk = danger(face, view, history, attachable(match.melds, _copies(face)[0]))
+            attaches = attachable(context.melds, _copies(face)[0])
+            risk = danger(face, context.view, context.history, attaches)
             value += DANGER_WEIGHT * max(0.0, risk)
         return (value, sign * _penalty(face), action.card)
 
@@ -627,8 +624,7 @@ def best_scored_discard(
     """The one of ``discards`` with the highest ``discard_score`` (ties: the hand-made order)."""
     if context is None:
         context = DiscardContext.of(match, view)
-    hand = [FACE_INDEX[c] for c in match.hands[view.seat]]
-    ordered = sorted(discards, key=_heuristic_key(match, view, hand))
+    ordered = sorted(discards, key=_heuristic_key(context))
     scores = [discard_score(context, _face(a.card)) for a in ordered]
     best = max(range(len(ordered)), key=lambda i: (scores[i], -i))
     return ordered[best]
