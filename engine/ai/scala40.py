@@ -28,8 +28,8 @@ score estimates how many points a discard brings, with no model of the hidden ca
 open next player could attach to the table goes last. Ties keep the hand-made order (usefulness
 plus danger, then penalty points: the highest once open, the lowest before).
 
-Against ``facile`` on 2-player paired deals this discard wins about 58% of the matches to 101
-where the hand-made order alone won about 52% (README, Performance).
+Against ``facile`` on 2-player paired deals this discard wins 55-58% of the matches to 101
+where the hand-made order alone won 52-53% (README, Performance).
 
 Experiments before it (README, Performance) found own-hand play near its ceiling: a discard
 chosen by solitaire playouts that knew its own next draws closed 49.8% of hands, counting live outs,
