@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from engine.ai import scala40 as ai
@@ -54,7 +54,16 @@ BEHAVIOURS: dict[str, Callable[[Match, int], Action]] = {
 }
 
 
-def _play_out(match: Match, seat: int, policy: Callable[[Match, int], Action]) -> float | None:
+def distinct_discards(actions: Iterable[Action]) -> list[Action]:
+    """The discards among ``actions``, one per card (the two copies of a face are one choice)."""
+    distinct: dict[str | None, Action] = {}
+    for action in actions:
+        if action.kind == "discard":
+            distinct.setdefault(action.card, action)
+    return list(distinct.values())
+
+
+def play_out(match: Match, seat: int, policy: Callable[[Match, int], Action]) -> float | None:
     """The rest of the hand, ``policy`` for ``seat`` and ``facile`` for the other: the points in
     ``seat``'s favour, None when the hand is annulled."""
     hand_number, count = match.hand_number, 0
@@ -72,22 +81,20 @@ def _position(
     match: Match, seat: int, choice: Action, policy: Callable[[Match, int], Action]
 ) -> Position | None:
     """Every distinct discard of ``seat`` here, with its features and the points it brought."""
-    distinct: dict[str | None, Action] = {}
-    for action in ai._discard_options(match.legal_actions()):
-        distinct.setdefault(action.card, action)
+    distinct = distinct_discards(match.legal_actions())
     if len(distinct) < 2:
         return None
     context = ai.DiscardContext.of(match, match.view(seat))
     state = match.to_json()
     rows: Position = []
-    for card, action in distinct.items():
+    for action in distinct:
         trial = Match.from_json(state)
         trial.play(action)
-        points = _play_out(trial, seat, policy)
+        points = play_out(trial, seat, policy)
         if points is None:
             return None
         features = ai.discard_features(context, ai._face(action.card))
-        rows.append((features, points, card == choice.card))
+        rows.append((features, points, action.card == choice.card))
     return rows
 
 

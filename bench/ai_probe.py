@@ -21,6 +21,7 @@ import argparse
 import time
 from collections.abc import Sequence
 
+from bench.ai_learn import distinct_discards, play_out
 from bench.ai_scala40 import mean_ci
 from engine.ai import scala40 as ai
 from engine.scala40 import Action, Match, Options, new_match
@@ -52,23 +53,9 @@ def oracle(match: Match, seed: int = 0) -> Action:
     return ai.best_scored_discard(match, match.view(seat), safe)
 
 
-def _hand_outcome(match: Match, seat: int) -> float:
-    """Play the hand out with ``facile`` for every seat; ``seat``'s point difference (2 players)."""
-    hand_number, count = match.hand_number, 0
-    while not match.is_over and match.hand_number == hand_number and count < MAX_ACTIONS:
-        match.play(ai.facile(match))
-        count += 1
-    last = match.last_hand
-    if last is None or last.hand_number != hand_number or last.annulled:
-        return 0.0
-    points = [p or 0 for p in last.points]
-    return float(points[1 - seat] - points[seat])
-
-
 def seer(match: Match, seed: int = 0) -> Action:
     """``esperto``, except that each discard is the one whose exact ``facile`` playout of the rest
     of the hand (true hidden cards) ends best for its seat; ties keep ``esperto``'s choice."""
-    actions = match.legal_actions()
     seat = match.to_play
     assert seat is not None
     first = ai.esperto(match, seed)
@@ -76,14 +63,10 @@ def seer(match: Match, seed: int = 0) -> Action:
         return first
     state = match.to_json()
     best, best_value = first, None
-    tried: set[str | None] = set()
-    for action in [first, *ai._discard_options(actions)]:
-        if action.card in tried:
-            continue
-        tried.add(action.card)
+    for action in distinct_discards([first, *match.legal_actions()]):
         sim = Match.from_json(state)
         sim.play(action)
-        value = _hand_outcome(sim, seat)
+        value = play_out(sim, seat, ai.facile) or 0.0
         if best_value is None or value > best_value:
             best, best_value = action, value
     return best
