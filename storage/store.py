@@ -1173,7 +1173,8 @@ class Store:
             .group_by(col(r.computer), col(r.user_id), col(UserTable.name), computer_name)
         )
         with self._session() as s:
-            rows = s.connection().execute(query).all()
+            # Nine columns: SQLAlchemy's row typing stops short of that, so the row is Any.
+            rows: Sequence[Any] = s.connection().execute(query).all()
         entries = [
             LeaderboardEntry(
                 rank=0,
@@ -1218,7 +1219,7 @@ class Store:
             .order_by(col(r.game))
         )
         with self._session() as s:
-            rows = s.connection().execute(query).all()
+            rows: Sequence[Any] = s.connection().execute(query).all()
         return [
             GameStats(game, int(matches), int(wins), int(mp), int(vp), int(hands))
             for game, matches, wins, mp, vp, hands in rows
