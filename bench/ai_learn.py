@@ -33,12 +33,11 @@ Position = list[tuple[tuple[float, ...], float, bool]]
 """One decision: per distinct discard its features, the points it brought, and whether the
 behaviour player chose it."""
 
-MAX_ACTIONS = 3000
-
 
 def heuristic(match: Match, seed: int = 0) -> Action:
-    """``esperto`` with the hand-made discard order (``_heuristic_key``) instead of the score."""
-    choice = ai.esperto(match, seed)
+    """``esperto`` with the hand-made discard order (``_heuristic_key``) instead of the score, and
+    without the chiusura search (as it was when the weights were first fitted)."""
+    choice = ai._esperto_plain(match)
     if choice.kind != "discard":
         return choice
     seat = match.to_play
@@ -66,10 +65,8 @@ def distinct_discards(actions: Iterable[Action]) -> list[Action]:
 def play_out(match: Match, seat: int, policy: Callable[[Match, int], Action]) -> float | None:
     """The rest of the hand, ``policy`` for ``seat`` and ``facile`` for the other: the points in
     ``seat``'s favour, None when the hand is annulled."""
-    hand_number, count = match.hand_number, 0
-    while not match.is_over and match.hand_number == hand_number and count < MAX_ACTIONS:
-        match.play(policy(match, 0) if match.to_play == seat else ai.facile(match))
-        count += 1
+    hand_number = match.hand_number
+    ai.finish_hand(match, seat, lambda state: policy(state, 0))
     last = match.last_hand
     if last is None or last.hand_number != hand_number or last.annulled:
         return None

@@ -1,10 +1,11 @@
 """``python -m bench ai-probe``: how much a Scala 40 player could gain by not feeding the next one.
 
-A research probe, not a player: the *oracle* plays exactly like ``esperto`` but, among its
-discards, first avoids every card after which the next player's legal actions hold a take that
-``facile`` would use (to open, meld or attach). To know that it looks at the true match, so it
-cheats; it lives here, never in ``engine/``. Against ``facile`` on paired deals (seats swapped) it
-bounds what better reading of the opponent could bring to a fair ``esperto``.
+A research probe, not a player: the *oracle* plays exactly like ``esperto`` (without its chiusura
+search) but, among its discards, first avoids every card after which the next player's legal
+actions hold a take that ``facile`` would use (to open, meld or attach). To know that it looks at
+the true match, so it cheats; it lives here, never in ``engine/``. Against ``facile`` on paired
+deals (seats swapped) it bounds what better reading of the opponent could bring to a fair
+``esperto``.
 
 ``--player seer`` probes the other extreme: the *seer* sees every hidden card (the other hand and
 the stock) and chooses each discard by playing the rest of the hand out exactly, ``facile`` for
@@ -45,11 +46,11 @@ def oracle(match: Match, seed: int = 0) -> Action:
     seat = match.to_play
     assert seat is not None
     if match.phase != "play" or ai._facile_play(match, actions) is not None:
-        return ai.esperto(match, seed)
+        return ai._esperto_plain(match)
     discards = ai._discard_options(actions)
     safe = [a for a in discards if not feeds_next(match, a)]
     if len(safe) in (0, len(discards)):
-        return ai.esperto(match, seed)
+        return ai._esperto_plain(match)
     return ai.best_scored_discard(match, match.view(seat), safe)
 
 
@@ -58,7 +59,7 @@ def seer(match: Match, seed: int = 0) -> Action:
     of the hand (true hidden cards) ends best for its seat; ties keep ``esperto``'s choice."""
     seat = match.to_play
     assert seat is not None
-    first = ai.esperto(match, seed)
+    first = ai._esperto_plain(match)
     if match.phase != "play" or first.kind != "discard":
         return first
     state = match.to_json()

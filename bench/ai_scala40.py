@@ -225,7 +225,8 @@ def main(argv: list[str]) -> int:
     for level, samples in times.items():
         print(
             f"{level} decision time: p50 {_percentile(samples, 0.5) * 1000:.2f} ms, "
-            f"p99 {_percentile(samples, 0.99) * 1000:.2f} ms over {len(samples)} decisions"
+            f"p99 {_percentile(samples, 0.99) * 1000:.2f} ms, "
+            f"max {max(samples, default=0.0) * 1000:.0f} ms over {len(samples)} decisions"
         )
     print(f"total {time.perf_counter() - start:.0f} s")
     return 0

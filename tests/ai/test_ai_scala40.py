@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.ai import scala40 as ai_scala40
 from engine.ai.scala40 import (
     DISCARD_FEATURES,
     DISCARD_WEIGHTS,
@@ -315,3 +316,83 @@ class TestDiscardScore:
             DISCARD_WEIGHTS[n] * x for n, x in zip(DISCARD_FEATURES, features, strict=True)
         )
         assert discard_score(context, face) == pytest.approx(expected)
+
+
+class TestChiusuraSearch:
+    """esperto's search over private worlds: hold back for a chiusura in mano (S40-9.4, S40-11.4)
+    or open now."""
+
+    # Four melds (78 points) and two loose cards: opening lays 12 cards and keeps 2H and KS; held
+    # back, a single card that fits (6H, 10H, 9C, KC, 5H, AD, 5D, a joker) closes in mano.
+    HAND = "7H 8H 9H 10C JC QC 5S 5D 5C 2D 3D 4D KS 2H"
+    OPEN = "open 7H 8H 9H | 10C JC QC | 5S 5D 5C | 2D 3D 4D"
+
+    def far(self) -> Match:
+        """The opponent is open with ten cards: far from closing, much to double."""
+        return position(
+            [self.HAND, "KD QD JS 9S 8C 6C 4S AH AC 3C"],
+            melds=[(1, "6D 7D 8D")],
+            opened=[False, True],
+            phase="play",
+            turns_done=[3, 3],
+        )
+
+    def test_holds_back_when_the_open_opponent_is_far_from_closing(self) -> None:
+        m = self.far()
+        assert str(facile(m)) == self.OPEN
+        for seed in range(3):
+            assert str(esperto(m, seed=seed)) == "discard KS"
+
+    def test_opens_when_the_open_opponent_is_about_to_close(self) -> None:
+        m = position(
+            [self.HAND, "KD QD"],
+            melds=[(1, "6D 7D 8D"), (1, "9S 10S JS QS"), (1, "AH AC AS")],
+            opened=[False, True],
+            phase="play",
+            turns_done=[3, 3],
+        )
+        for seed in range(3):
+            assert str(esperto(m, seed=seed)) == self.OPEN
+
+    def test_no_search_when_no_opponent_is_open(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        # Nobody's points could be doubled (S40-11.4: the flat 100 is not), so esperto opens
+        # without a single play-out.
+        m = position(
+            [self.HAND, "KD QD JS 9S 8C 6C 4S AH AC 3C 6D 7D 8D"], phase="play", turns_done=[3, 3]
+        )
+        monkeypatch.setattr(ai_scala40, "hand_value", _no_play_out)
+        assert str(esperto(m, seed=1)) == self.OPEN
+
+    def test_no_search_when_opening_already_closes(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        m = position(
+            ["7H 8H 9H 10C JC QC 5S 5D 5C 2D 3D 4D 6H KS", "KD QD JS 9S 8C 6C 4S AH AC 3C"],
+            melds=[(1, "6D 7D 8D")],
+            opened=[False, True],
+            phase="play",
+            turns_done=[3, 3],
+        )
+        monkeypatch.setattr(ai_scala40, "hand_value", _no_play_out)
+        assert str(esperto(m, seed=1)) == "open 6H 7H 8H 9H | 10C JC QC | 5S 5D 5C | 2D 3D 4D"
+
+    def test_the_budget_counts_play_outs(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        calls: list[int] = []
+        real = ai_scala40.hand_value
+
+        def counted(match: Match, seat: int) -> float:
+            calls.append(seat)
+            return real(match, seat)
+
+        monkeypatch.setattr(ai_scala40, "hand_value", counted)
+        esperto(self.far(), seed=2, budget=10)
+        assert calls == [0] * 10
+
+    def test_the_decision_reads_only_the_seat_view(self) -> None:
+        m = self.far()
+        for salt in range(3):
+            twin = _reshuffle_hidden(m, 0, salt)
+            assert twin.view(0) == m.view(0)
+            assert esperto(twin, seed=5, budget=12) == esperto(m, seed=5, budget=12)
+
+
+def _no_play_out(match: Match, seat: int) -> float:
+    raise AssertionError("no play-out expected")
