@@ -11,6 +11,7 @@ import pytest
 
 from engine.ai import scala40 as ai_scala40
 from engine.ai.scala40 import (
+    DEFAULT_BUDGET,
     DISCARD_FEATURES,
     DISCARD_WEIGHTS,
     DiscardContext,
@@ -343,16 +344,21 @@ class TestChiusuraSearch:
         for seed in range(3):
             assert str(esperto(m, seed=seed)) == "discard KS"
 
-    def test_opens_when_the_open_opponent_is_about_to_close(self) -> None:
+    def test_opens_when_the_open_opponent_is_about_to_close(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # Two cards left: held back, the hand would likely end with the flat 100 (S40-11.3).
+        calls = _count_play_outs(monkeypatch)
         m = position(
             [self.HAND, "KD QD"],
-            melds=[(1, "6D 7D 8D"), (1, "9S 10S JS QS"), (1, "AH AC AS")],
+            melds=[(1, "6D 7D 8D"), (1, "8S 9S 10S"), (1, "AH AC AS")],
             opened=[False, True],
             phase="play",
             turns_done=[3, 3],
         )
         for seed in range(3):
             assert str(esperto(m, seed=seed)) == self.OPEN
+        assert len(calls) == 3 * DEFAULT_BUDGET
 
     def test_no_search_when_no_opponent_is_open(self, monkeypatch: pytest.MonkeyPatch) -> None:
         # Nobody's points could be doubled (S40-11.4: the flat 100 is not), so esperto opens
@@ -375,24 +381,50 @@ class TestChiusuraSearch:
         assert str(esperto(m, seed=1)) == "open 6H 7H 8H 9H | 10C JC QC | 5S 5D 5C | 2D 3D 4D"
 
     def test_the_budget_counts_play_outs(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        calls: list[int] = []
-        real = ai_scala40.hand_value
-
-        def counted(match: Match, seat: int) -> float:
-            calls.append(seat)
-            return real(match, seat)
-
-        monkeypatch.setattr(ai_scala40, "hand_value", counted)
+        calls = _count_play_outs(monkeypatch)
         esperto(self.far(), seed=2, budget=10)
         assert calls == [0] * 10
 
     def test_the_decision_reads_only_the_seat_view(self) -> None:
-        m = self.far()
-        for salt in range(3):
-            twin = _reshuffle_hidden(m, 0, salt)
-            assert twin.view(0) == m.view(0)
-            assert esperto(twin, seed=5, budget=12) == esperto(m, seed=5, budget=12)
+        for m in (self.far(), self.draw_phase("KD QD JS 9S 8C 6C 4S AH AC 3C")):
+            for salt in range(3):
+                twin = _reshuffle_hidden(m, 0, salt)
+                assert twin.view(0) == m.view(0)
+                assert esperto(twin, seed=5, budget=12) == esperto(m, seed=5, budget=12)
+
+    def draw_phase(self, opponent: str, *melds: str) -> Match:
+        """Draw phase: the 5C on the discard pile would open the same four melds."""
+        return position(
+            ["7H 8H 9H 10C JC QC 5S 5D 2D 3D 4D KS 2H", opponent],
+            melds=[(1, "6D 7D 8D"), *((1, meld) for meld in melds)],
+            discard="5C",
+            opened=[False, True],
+            turns_done=[3, 3],
+        )
+
+    def test_in_the_draw_phase_it_weighs_drawing_against_taking_to_open(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        calls = _count_play_outs(monkeypatch)
+        m = self.draw_phase("KD QD", "8S 9S 10S", "AH AC AS")
+        assert str(facile(m)) == f"take {self.OPEN}"
+        for seed in range(3):
+            assert str(esperto(m, seed=seed, budget=10)) == f"take {self.OPEN}"
+        assert len(calls) == 30
 
 
 def _no_play_out(match: Match, seat: int) -> float:
     raise AssertionError("no play-out expected")
+
+
+def _count_play_outs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count esperto's play-outs: the returned list grows by the seat of each one."""
+    calls: list[int] = []
+    real = ai_scala40.hand_value
+
+    def counted(match: Match, seat: int) -> float:
+        calls.append(seat)
+        return real(match, seat)
+
+    monkeypatch.setattr(ai_scala40, "hand_value", counted)
+    return calls
