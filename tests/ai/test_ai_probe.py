@@ -7,9 +7,9 @@ from bench.ai_probe import play
 
 def test_seer_wins_a_hand_the_oracle_loses() -> None:
     """Deal 1001, probe in seat 0 against facile: the oracle (esperto's play, never feeding the
-    next player) loses the hand by 23 points; the seer, seeing every hidden card and playing each
+    next player) loses the hand by 29 points; the seer, seeing every hidden card and playing each
     discard out, closes it 26 points ahead."""
-    assert play(1001, ("oracle", "facile"), whole=False) == (0.0, -23.0)
+    assert play(1001, ("oracle", "facile"), whole=False) == (0.0, -29.0)
     assert play(1001, ("seer", "facile"), whole=False) == (1.0, 26.0)
 
 

@@ -14,12 +14,17 @@ from engine.ai.scala40 import (
     DEFAULT_BUDGET,
     DISCARD_FEATURES,
     DISCARD_WEIGHTS,
+    FEED_FEATURES,
+    FEED_WEIGHTS,
     DiscardContext,
     choose,
     discard_features,
     discard_score,
     esperto,
     facile,
+    feed_chance,
+    feed_features,
+    feed_regime,
     known_pile,
     private_world,
     usefulness,
@@ -241,9 +246,13 @@ class TestDecisions:
         assert str(facile(m)) == "discard 9C"
         assert str(esperto(m)) == "discard 3H"
 
-    def test_esperto_keeps_run_neighbours_over_gapped_cards(self) -> None:
+    def test_esperto_keeps_run_neighbours_over_gapped_cards(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
         # Open, every card has one partner for facile, which throws a king (most points). For
-        # esperto a 7C-9C gap needs one exact card, a pair of kings either of two: the 9C goes.
+        # esperto's score a 7C-9C gap needs one exact card, a pair of kings either of two: by
+        # points alone the 9C goes. The next player has not opened, and a 7 feeds an opening
+        # less than a 9 (fewer points towards the 40): with the feed cost the 7C goes.
         m = position(
             ["5H 6H 7C 9C KD KS", "2D 3D 4D 8S 9S 10S QH QC JD"],
             melds=[(0, "2S 3S 4S")],
@@ -252,6 +261,8 @@ class TestDecisions:
             turns_done=[1, 1],
         )
         assert str(facile(m)) == "discard KD"
+        assert str(esperto(m)) == "discard 7C"
+        monkeypatch.setattr(ai_scala40, "FEED_COST", {"closed": 0.0, "open": 0.0})
         assert str(esperto(m)) == "discard 9C"
 
 
@@ -317,6 +328,138 @@ class TestDiscardScore:
             DISCARD_WEIGHTS[n] * x for n, x in zip(DISCARD_FEATURES, features, strict=True)
         )
         assert discard_score(context, face) == pytest.approx(expected)
+
+
+class TestFeedModel:
+    """esperto's feed model: the chance that the next player takes a discard."""
+
+    def refusal_position(self) -> Match:
+        # Seat 0 throws one of its two 5H; seat 1 draws (refusing it) and throws 9D; seat 0
+        # draws and is to discard. Draws: KC, 4H, 10H.
+        m = position(
+            [
+                "5H 5H 9D 2C 7S KD QS 3D 8C 4S JH 6C AD",
+                "2H 3H 9S 9D 10C 3C 8D 7D 6S 5C 4C JC QC",
+            ],
+            stock_top="KC 4H 10H 2D 7H 5S 8S",
+            turns_done=[1, 1],
+        )
+        for action in ("draw", "discard 5H", "draw", "discard 9D", "draw"):
+            m.play(action)
+        return m
+
+    def nonzero(self, match: Match, token: str) -> dict[str, float]:
+        context = DiscardContext.of(match, match.view(match.to_play or 0))
+        features = feed_features(context, face_index(parse_cards(token)[0]))
+        return {n: x for n, x in zip(FEED_FEATURES, features, strict=True) if x}
+
+    def test_features_of_a_card_the_next_player_refused(self) -> None:
+        # 5H: no 5 of another suit seen (6 unseen), 3H 4H 6H 7H two each unseen (4H is in the
+        # other hand), so 3 sets and 3 runs could start; refused by the next player in its last
+        # turn (danger -0.5).
+        assert self.nonzero(self.refusal_position(), "5H") == {
+            "bias": 1.0,
+            "penalty": 0.5,
+            "unseen_rank": 6.0,
+            "unseen_minus2": 2.0,
+            "unseen_minus1": 2.0,
+            "unseen_plus1": 2.0,
+            "unseen_plus2": 2.0,
+            "set_feed": 3.0,
+            "run_feed": 3.0,
+            "danger": -0.5,
+            "refused_recent": 1.0,
+        }
+
+    def test_features_of_a_card_the_next_player_threw(self) -> None:
+        features = self.nonzero(self.refusal_position(), "9D")
+        assert (features["thrown"], features["thrown_recent"], features["danger"]) == (1, 1, -0.5)
+        assert "refused_recent" not in features
+
+    def test_features_of_a_king_count_the_ace_above_it(self) -> None:
+        # KC: one KD in hand (5 kings of other suits unseen); JC, QC and the AC above unseen,
+        # nothing two ranks above; runs JC-QC-KC and QC-KC-AC.
+        assert self.nonzero(self.refusal_position(), "KC") == {
+            "bias": 1.0,
+            "penalty": 1.0,
+            "unseen_rank": 5.0,
+            "unseen_minus2": 2.0,
+            "unseen_minus1": 2.0,
+            "unseen_plus1": 2.0,
+            "set_feed": 3.0,
+            "run_feed": 2.0,
+        }
+
+    def test_a_refusal_is_recent_for_the_next_player_s_last_two_turns(self) -> None:
+        m = self.refusal_position()
+        for action in ("discard 2C", "draw", "discard 2D", "draw"):  # seat 1's second turn
+            m.play(action)
+        assert self.nonzero(m, "5H")["refused_recent"] == 1.0
+        for action in ("discard 3D", "draw", "discard 9S", "draw"):  # its third turn
+            m.play(action)
+        features = self.nonzero(m, "5H")
+        assert "refused_recent" not in features
+        assert features["danger"] == -0.5  # the refusal itself is still known
+
+    def test_a_joker_has_only_its_own_feature(self) -> None:
+        m = position(["JK 5H 9D", "2D 3D 4D 8S 9S 10S QH QC JD"], phase="play")
+        assert self.nonzero(m, "JK") == {"bias": 1.0, "joker": 1.0}
+
+    def test_the_regime_follows_the_next_player(self) -> None:
+        m = self.refusal_position()
+        context = DiscardContext.of(m, m.view(0))
+        assert feed_regime(context) == "closed"
+        m.opened = [False, True]
+        assert feed_regime(DiscardContext.of(m, m.view(0))) == "open"
+
+    def test_chance_is_the_regime_s_weighted_sum(self) -> None:
+        m = self.refusal_position()
+        context = DiscardContext.of(m, m.view(0))
+        face = face_index(parse_cards("KC")[0])
+        features = feed_features(context, face)
+        weights = FEED_WEIGHTS["closed"]
+        expected = sum(weights[n] * x for n, x in zip(FEED_FEATURES, features, strict=True))
+        assert feed_chance(context, face) == pytest.approx(expected)
+
+    def test_esperto_keeps_the_card_that_would_let_the_next_player_open(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # The next player holds 7H 8H 9H 10H (34): the 6H opens it (S40-5). Seat 0 threw one of
+        # its two KD, refused. By points alone the 6H goes (its score is the highest); with the
+        # feed cost esperto throws the second KD instead.
+        def arranged() -> Match:
+            m = position(
+                [
+                    "2S 4S 5S QS 2H 6H 8D 9D KD KD AC 8C 9C 9C",
+                    "5S 7S 7S 9S QS 2H 7H 8H 9H 10H 10D QD JC",
+                ],
+                stock_top="2C 2D",
+                phase="play",
+                turns_done=[1, 1],
+            )
+            for action in ("discard KD", "draw", "discard JC", "draw"):
+                m.play(action)
+            return m
+
+        fed = arranged()
+        fed.play("discard 6H")
+        assert str(facile(fed)).startswith("take open")
+        assert str(esperto(arranged())) == "discard KD"
+        monkeypatch.setattr(ai_scala40, "FEED_COST", {"closed": 0.0, "open": 0.0})
+        assert str(esperto(arranged())) == "discard 6H"
+
+    def test_no_chance_when_the_next_player_is_a_partner(self) -> None:
+        # Pairs (seats 1 and 3 together): with seat 2 out, seat 1 passes to its partner.
+        m = position(
+            ["5H 9D 2C", "2D 3D 4D", "8S 9S 10S", "QH QC JD"],
+            options=Options(pairs=True),
+            phase="play",
+            to_play=1,
+        )
+        m.status[2] = "out"
+        context = DiscardContext.of(m, m.view(1))
+        assert context.following == 3 and feed_regime(context) is None
+        assert feed_chance(context, face_index(parse_cards("2D")[0])) == 0.0
 
 
 class TestChiusuraSearch:
