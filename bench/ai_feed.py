@@ -18,14 +18,12 @@ fitted model and of ``danger`` alone.
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 
-from bench.ai_learn import BEHAVIOURS, _solve, distinct_discards
+from bench.ai_learn import _solve, collect, distinct_discards, parse_args, walk_discards
 from engine.ai import scala40 as ai
-from engine.scala40 import Action, Match, Options, new_match
+from engine.scala40 import Action, Match
 
 Candidate = tuple[tuple[float, ...], int, bool]
 """One distinct discard: its feed features, 1 when the next player took it, whether chosen."""
@@ -65,23 +63,7 @@ def _position(match: Match, seat: int, choice: Action) -> Position | None:
 def deal_positions(task: tuple[int, str]) -> list[Position]:
     """The behaviour player's positions in both seatings of one seeded deal's first hand."""
     seed, behaviour = task
-    policy = BEHAVIOURS[behaviour]
-    positions = []
-    for focus in (0, 1):
-        match = new_match(players=2, seed=seed, options=Options(limit=101))
-        hand_number = match.hand_number
-        while match.hand_number == hand_number and not match.is_over:
-            seat = match.to_play
-            if seat != focus:
-                match.play(ai.facile(match))
-                continue
-            choice = policy(match, seed)
-            if match.phase == "play" and choice.kind == "discard":
-                position = _position(match, seat, choice)
-                if position is not None:
-                    positions.append(position)
-            match.play(choice)
-    return positions
+    return walk_discards(seed, behaviour, seed, _position)
 
 
 def fit(positions: Sequence[Position], regime: str, ridge: float) -> list[float]:
@@ -149,21 +131,11 @@ def report(positions: Sequence[Position], regime: str, weights: Sequence[float])
 
 def main(argv: list[str]) -> int:
     """Generate positions, fit, print the held-out figures and the weights; returns 0."""
-    parser = argparse.ArgumentParser(prog="python -m bench ai-feed", allow_abbrev=False)
-    parser.add_argument("--behaviour", choices=sorted(BEHAVIOURS), default="heuristic")
-    parser.add_argument("--deals", type=int, default=4000, help="seeded deals (both seatings)")
-    parser.add_argument("--seed", type=int, default=200000, help="first deal seed")
-    parser.add_argument("--ridge", type=float, default=1.0, help="ridge penalty")
-    parser.add_argument("--holdout", type=float, default=0.2, help="share of deals held out")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
-    args = parser.parse_args(argv)
+    args = parse_args(
+        "python -m bench ai-feed", argv, behaviour="heuristic", deals=4000, seed=200000, ridge=1.0
+    )
     start = time.perf_counter()
-    tasks = [(args.seed + i, args.behaviour) for i in range(args.deals)]
-    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        per_deal = list(pool.map(deal_positions, tasks, chunksize=8))
-    cut = args.deals - int(args.deals * args.holdout)
-    train = [p for deal in per_deal[:cut] for p in deal]
-    held = [p for deal in per_deal[cut:] for p in deal]
+    train, held = collect(deal_positions, args)
     print(
         f"ai-feed, behaviour {args.behaviour}: {len(train)} positions fitted, {len(held)} held out"
     )

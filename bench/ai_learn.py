@@ -25,10 +25,12 @@ import argparse
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import TypeVar
 
 from engine.ai import scala40 as ai
 from engine.scala40 import Action, Match, Options, new_match
 
+T = TypeVar("T")
 Position = list[tuple[tuple[float, ...], float, bool]]
 """One decision: per distinct discard its features, the points it brought, and whether the
 behaviour player chose it."""
@@ -95,11 +97,14 @@ def _position(
     return rows
 
 
-def deal_positions(task: tuple[int, str]) -> list[Position]:
-    """The behaviour player's positions in both seatings of one seeded deal's first hand."""
-    seed, behaviour = task
+def walk_discards(
+    seed: int, behaviour: str, decision_seed: int, record: Callable[[Match, int, Action], T | None]
+) -> list[T]:
+    """Play both seatings of one seeded deal's first hand, the behaviour player against
+    ``facile``; ``record(match, seat, choice)`` before each of the behaviour player's discards
+    (decided with ``decision_seed``): the records that are not None."""
     policy = BEHAVIOURS[behaviour]
-    positions = []
+    records = []
     for focus in (0, 1):
         match = new_match(players=2, seed=seed, options=Options(limit=101))
         hand_number = match.hand_number
@@ -108,13 +113,50 @@ def deal_positions(task: tuple[int, str]) -> list[Position]:
             if seat != focus:
                 match.play(ai.facile(match))
                 continue
-            choice = policy(match, 0)
+            choice = policy(match, decision_seed)
             if match.phase == "play" and choice.kind == "discard":
-                position = _position(match, seat, choice, policy)
-                if position is not None:
-                    positions.append(position)
+                record_ = record(match, seat, choice)
+                if record_ is not None:
+                    records.append(record_)
             match.play(choice)
-    return positions
+    return records
+
+
+def deal_positions(task: tuple[int, str]) -> list[Position]:
+    """The behaviour player's positions in both seatings of one seeded deal's first hand."""
+    seed, behaviour = task
+    policy = BEHAVIOURS[behaviour]
+    return walk_discards(
+        seed, behaviour, 0, lambda match, seat, choice: _position(match, seat, choice, policy)
+    )
+
+
+def parse_args(
+    prog: str, argv: list[str], *, behaviour: str, deals: int, seed: int, ridge: float
+) -> argparse.Namespace:
+    """The options of a fitting bench (``ai-learn``, ``ai-feed``), with its defaults."""
+    parser = argparse.ArgumentParser(prog=prog, allow_abbrev=False)
+    parser.add_argument("--behaviour", choices=sorted(BEHAVIOURS), default=behaviour)
+    parser.add_argument("--deals", type=int, default=deals, help="seeded deals (both seatings)")
+    parser.add_argument("--seed", type=int, default=seed, help="first deal seed")
+    parser.add_argument("--ridge", type=float, default=ridge, help="ridge penalty")
+    parser.add_argument("--holdout", type=float, default=0.2, help="share of deals held out")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    return parser.parse_args(argv)
+
+
+def collect(
+    worker: Callable[[tuple[int, str]], list[T]], args: argparse.Namespace
+) -> tuple[list[T], list[T]]:
+    """``worker`` over every deal of ``args`` in ``args.jobs`` processes: the positions of the
+    deals to fit, and those of the last ``args.holdout`` share of the deals, held out."""
+    tasks = [(args.seed + i, args.behaviour) for i in range(args.deals)]
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        per_deal = list(pool.map(worker, tasks, chunksize=8))
+    cut = args.deals - int(args.deals * args.holdout)
+    train = [p for deal in per_deal[:cut] for p in deal]
+    held = [p for deal in per_deal[cut:] for p in deal]
+    return train, held
 
 
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
@@ -170,26 +212,16 @@ def evaluate(positions: Sequence[Position], weights: Sequence[float]) -> tuple[f
 
 def main(argv: list[str]) -> int:
     """Generate positions, fit, print the held-out figures and the weights; returns 0."""
-    parser = argparse.ArgumentParser(prog="python -m bench ai-learn", allow_abbrev=False)
-    parser.add_argument("--behaviour", choices=sorted(BEHAVIOURS), default="esperto")
-    parser.add_argument("--deals", type=int, default=1000, help="seeded deals (both seatings)")
-    parser.add_argument("--seed", type=int, default=100000, help="first deal seed")
-    parser.add_argument("--ridge", type=float, default=10.0, help="ridge penalty")
-    parser.add_argument("--holdout", type=float, default=0.2, help="share of deals held out")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
-    args = parser.parse_args(argv)
+    args = parse_args(
+        "python -m bench ai-learn", argv, behaviour="esperto", deals=1000, seed=100000, ridge=10.0
+    )
     start = time.perf_counter()
-    tasks = [(args.seed + i, args.behaviour) for i in range(args.deals)]
-    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        per_deal = list(pool.map(deal_positions, tasks, chunksize=8))
-    cut = args.deals - int(args.deals * args.holdout)
-    train = [p for deal in per_deal[:cut] for p in deal]
-    held = [p for deal in per_deal[cut:] for p in deal]
+    train, held = collect(deal_positions, args)
     weights = fit(train, args.ridge)
     fitted, chosen, best = evaluate(held, weights)
     print(
         f"ai-learn, behaviour {args.behaviour}: {len(train)} positions fitted, "
-        f"{len(held)} held out ({args.deals - cut} deals)"
+        f"{len(held)} held out ({int(args.deals * args.holdout)} deals)"
     )
     print(
         f"held out, points per decision: fitted {fitted:+.2f}, behaviour {chosen:+.2f}, "
