@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from bench.ai_learn import _solve, collect, distinct_discards, parse_args, walk_discards
+from bench.ai_learn import _solve, accumulate, collect, distinct_discards, parse_args, walk_discards
 from engine.ai import scala40 as ai
 from engine.scala40 import Action, Match
 
@@ -75,12 +75,7 @@ def fit(positions: Sequence[Position], regime: str, ridge: float) -> list[float]
         if kind != regime:
             continue
         for features, label, _ in candidates:
-            for i, xi in enumerate(features):
-                if xi:
-                    moment[i] += xi * label
-                    row = gram[i]
-                    for j, xj in enumerate(features):
-                        row[j] += xi * xj
+            accumulate(gram, moment, features, label)
     for i in range(1, size):
         gram[i][i] += ridge
     return _solve(gram, moment)

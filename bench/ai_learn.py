@@ -174,6 +174,16 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     return [rows[i][n] / rows[i][i] for i in range(n)]
 
 
+def accumulate(gram: list[list[float]], moment: list[float], x: Sequence[float], y: float) -> None:
+    """Add one sample to the normal equations of a least-squares fit: x x' and x y."""
+    for i, xi in enumerate(x):
+        if xi:
+            moment[i] += xi * y
+            row = gram[i]
+            for j, xj in enumerate(x):
+                row[j] += xi * xj
+
+
 def fit(positions: Sequence[Position], ridge: float) -> list[float]:
     """Ridge regression of points on features, both relative to their mean in each position."""
     size = len(ai.DISCARD_FEATURES)
@@ -186,12 +196,7 @@ def fit(positions: Sequence[Position], ridge: float) -> list[float]:
         for features, points, _ in position:
             x = [v - m for v, m in zip(features, mean_x, strict=True)]
             y = points - mean_y
-            for i, xi in enumerate(x):
-                if xi:
-                    moment[i] += xi * y
-                    row = gram[i]
-                    for j, xj in enumerate(x):
-                        row[j] += xi * xj
+            accumulate(gram, moment, x, y)
     for i in range(size):
         gram[i][i] += ridge
     return _solve(gram, moment)
