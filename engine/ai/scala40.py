@@ -1045,8 +1045,11 @@ def feed_chance(context: DiscardContext, face: int) -> float:
     """The chance that the next player takes ``face`` if the seat discards it (a linear
     probability, ``FEED_WEIGHTS``); 0 when the next player is a partner."""
     regime = feed_regime(context)
-    if regime is None:
-        return 0.0
+    return 0.0 if regime is None else _regime_chance(context, face, regime)
+
+
+def _regime_chance(context: DiscardContext, face: int, regime: str) -> float:
+    """``feed_chance`` under the model of ``regime``."""
     weights = FEED_WEIGHTS[regime]
     features = feed_features(context, face)
     return sum(weights[name] * x for name, x in zip(FEED_FEATURES, features, strict=True))
@@ -1058,5 +1061,5 @@ def discard_value(context: DiscardContext, face: int) -> float:
     regime = feed_regime(context)
     value = discard_score(context, face)
     if regime is not None:
-        value -= FEED_COST[regime] * feed_chance(context, face)
+        value -= FEED_COST[regime] * _regime_chance(context, face, regime)
     return value
