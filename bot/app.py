@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -18,13 +18,18 @@ from telegram.ext import (
     filters,
 )
 
+from bot.delivery import Pace
 from bot.handlers import buttons, commands, events
 from bot.i18n import t
 from bot.service import Tavolo
 from bot.timers import JobQueueScheduler, Scheduler, utc_now
+from bot.updates import PerChatUpdates
 from storage import Store
 
 log = logging.getLogger(__name__)
+
+SHUTDOWN_GRACE = 5.0
+"""Seconds the bot waits, when it stops, for the messages still in its outbox."""
 
 GROUP_COMMANDS = ("newgame", "table", "score", "rules", "stop", "rankings", "help", "language")
 PRIVATE_COMMANDS = ("start", "hand", "abandon", "stats", "deletemydata", "help", "language")
@@ -81,17 +86,22 @@ def build_application(
     computer_pause: float | None = None,
     scheduler: Scheduler | None = None,
     clock: Callable[[], datetime] | None = None,
+    pace: Pace | None = None,
 ) -> Application:  # type: ignore[type-arg]
     """The bot's Application over ``store``; ``base_url`` points at another Bot API server;
     ``table_delay`` (seconds) is how long a table edit waits to gather moves, ``computer_pause``
     how long a computer seat waits before its move (tests set both to 0); ``scheduler`` and
-    ``clock`` run the turn timers (default: the JobQueue and the system clock)."""
-    builder = ApplicationBuilder().token(token).rate_limiter(AIORateLimiter(max_retries=3))
+    ``clock`` run the turn timers (default: the JobQueue and the system clock); ``pace`` is the
+    Telegram limits the bot keeps (:class:`bot.delivery.Pace`; tests run it faster).
+
+    There is no rate limiter on the Bot: every message goes through the service's outbox, which
+    keeps the limits per chat, and answers to presses go straight out."""
+    builder = ApplicationBuilder().token(token).concurrent_updates(PerChatUpdates())
     if base_url:
         builder = builder.base_url(base_url).base_file_url(base_url.replace("/bot", "/file/bot"))
-    builder = builder.post_init(_post_init)
+    builder = builder.post_init(_post_init).post_stop(_post_stop)
     application = builder.build()
-    service = Tavolo(store, application.bot, scheduler, clock or utc_now)
+    service = Tavolo(store, application.bot, scheduler, clock or utc_now, pace)
     if service.scheduler is None:
         service.scheduler = JobQueueScheduler(application.job_queue, service.clock)
     if table_delay is not None:
@@ -151,3 +161,13 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
     assert isinstance(service, Tavolo)
     resumed = await service.resume_all()
     log.info("resumed %d unfinished matches (%s)", resumed, t("en", "game.scala40"))
+
+
+async def _post_stop(application: Application) -> None:  # type: ignore[type-arg]
+    """Let the messages still waiting in the outbox go out (for a few seconds at most)."""
+    service = application.bot_data["tavolo"]
+    assert isinstance(service, Tavolo)
+    try:
+        await asyncio.wait_for(service.drain(), SHUTDOWN_GRACE)
+    except TimeoutError:
+        log.warning("stopped with %d messages still waiting", service.outbox.waiting())

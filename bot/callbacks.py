@@ -1,9 +1,10 @@
 """The one codec for inline-button callback data (ASCII, at most 64 bytes).
 
-Every button names the match, and for hand buttons the seat and the seat's UI version, so a
-press can be checked against the stored state after a restart or on another instance:
+Every button names the match, and for hand buttons the seat and the context the keyboard was
+drawn in (:func:`bot.hand_ui.context_token`: the hand and the pending step), so a press can be
+checked against the stored state after a restart or on another instance:
 
-- hand:   ``h:<match>:<seat>:<ui version>:<op>[:<arg>]``  (``h:12:0:7:t:5`` toggles card 5)
+- hand:   ``h:<match>:<seat>:<context>:<op>[:<arg>]``  (``h:12:0:kqzpam:t:5H.0`` toggles 5H)
 - lobby:  ``l:<match>:<version>:<op>[:<arg>]``
 - confirm:``k:<match>:<op>`` (stop, abandon confirmations), rematch ``r:<match>``
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 MAX_BYTES = 64
 _OP = re.compile(r"^[a-z]{1,3}$")
 _ARG = re.compile(r"^[A-Za-z0-9=_.^-]{0,24}$")
+_CONTEXT = re.compile(r"^[a-z]{6}$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +30,7 @@ class Callback:
     seat: int = -1
     version: int = -1
     arg: str = ""
+    context: str = ""
 
 
 def encode(data: Callback) -> str:
@@ -35,7 +38,9 @@ def encode(data: Callback) -> str:
     if not _OP.match(data.op) or not _ARG.match(data.arg):
         raise ValueError(f"bad callback op/arg: {data.op!r} {data.arg!r}")
     if data.kind == "h":
-        parts = ["h", str(data.match_id), str(data.seat), str(data.version), data.op]
+        if not _CONTEXT.match(data.context):
+            raise ValueError(f"bad hand context: {data.context!r}")
+        parts = ["h", str(data.match_id), str(data.seat), data.context, data.op]
     elif data.kind == "l":
         parts = ["l", str(data.match_id), str(data.version), data.op]
     elif data.kind in ("k", "r"):
@@ -63,9 +68,11 @@ def decode(text: str | None) -> Callback | None:
 
 def _decode_parts(parts: list[str]) -> Callback | None:
     kind = parts[0]
-    if kind == "h" and len(parts) in (5, 6):
-        match_id, seat, version = (_number(p) for p in parts[1:4])
-        return _checked(Callback("h", match_id, parts[4], seat, version, _arg(parts, 5)))
+    if kind == "h" and len(parts) in (5, 6) and _CONTEXT.match(parts[3]):
+        match_id, seat = _number(parts[1]), _number(parts[2])
+        return _checked(
+            Callback("h", match_id, parts[4], seat, arg=_arg(parts, 5), context=parts[3])
+        )
     if kind == "l" and len(parts) in (4, 5):
         match_id, version = _number(parts[1]), _number(parts[2])
         return _checked(Callback("l", match_id, parts[3], version=version, arg=_arg(parts, 4)))
@@ -90,9 +97,9 @@ def _checked(data: Callback) -> Callback | None:
     return data
 
 
-def hand(match_id: int, seat: int, version: int, op: str, arg: str | int = "") -> str:
-    """Callback data of a hand button."""
-    return encode(Callback("h", match_id, op, seat, version, str(arg)))
+def hand(match_id: int, seat: int, context: str, op: str, arg: str | int = "") -> str:
+    """Callback data of a hand button drawn in ``context``."""
+    return encode(Callback("h", match_id, op, seat, arg=str(arg), context=context))
 
 
 def lobby(match_id: int, version: int, op: str, arg: str | int = "") -> str:

@@ -1,14 +1,16 @@
 """The bot service's core: state caches, rendering requests, moves, timers, computers.
 
 Every move follows one path (:meth:`Core.move`): play it on the engine under the match's lock,
-commit it to the store (whose version check refuses a racing writer), then schedule what it
-shows. Caches here are rebuilt from the store after a restart.
+commit it to the store (whose version check refuses a racing writer), then ask the outbox
+(:mod:`bot.delivery`) to show it. Nothing here waits for Telegram: live messages (table, hands,
+bells) are rendered from the store when their chat's budget lets them out, so a press is
+answered at once and a burst of moves becomes one edit. Caches here are rebuilt from the store
+after a restart.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -19,12 +21,12 @@ from typing import Any, NamedTuple
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
+from bot.delivery import Outbox, Pace, Priority, Render, Rendered
 from bot.hand_ui import (
     HandUI,
     cleared,
 )
 from bot.i18n import error_text, language_for, t
-from bot.publisher import Publisher, Rendered
 from bot.render import hand as hand_render
 from bot.render import table as table_render
 from bot.render.cards import card as show_card
@@ -39,18 +41,12 @@ log = logging.getLogger(__name__)
 
 SEATS = {"scala40": (2, 6), "scopone": (4, 4)}
 TABLE_DELAY = 0.3
-"""Seconds a table edit waits for more moves to show at once; end-to-end tests set it to 0."""
-GROUP_SPACING = 3.0
-"""Seconds between two table edits in one group: Telegram takes about 20 messages a minute per
-group, so edits are paced here, rendering the latest state when the slot comes, instead of
-queueing stale states in the rate limiter."""
+"""Seconds a table edit waits for more moves to show at once; end-to-end tests set it to 0.
+(The group's budget paces the edits: :class:`bot.delivery.Pace`.)"""
 COMPUTER_PAUSE = 1.2
 """Seconds a computer seat waits before its move, so the table reads like a game."""
-LENIENT_OPS = ("t", "ss", "sr")
 MID_TURN = ("draw", "take", "open", "meld", "attach", "swap", "clock")
 """Scala 40 actions inside a turn: the turn's deadline stays as it is."""
-"""Hand presses accepted from an older keyboard: a card toggle names its card, not a position,
-so quick taps on several cards all count; sorting is idempotent."""
 
 
 class LobbyPress(NamedTuple):
@@ -110,18 +106,17 @@ class Core:
         bot: Bot,
         scheduler: Scheduler | None = None,
         clock: Callable[[], datetime] = utc_now,
+        pace: Pace | None = None,
     ) -> None:
         self.store = store
         self.bot = bot
-        self.publisher = Publisher(bot)
+        self.outbox = Outbox(bot, pace)
         self.scheduler = scheduler
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
         self._engines: dict[int, tuple[int, games.GameMatch]] = {}
         self.table_delay = TABLE_DELAY
-        self._table_due: dict[int, float] = {}
-        self._table_edited: dict[int, float] = {}
-        self._table_wake: dict[int, asyncio.Event] = {}
+        self._reposted: dict[int, float] = {}
         self._panels: dict[int, bool] = {}
         self._blocked: set[tuple[int, int]] = set()
         self._driving: set[int] = set()
@@ -143,11 +138,11 @@ class Core:
             log.exception("background work failed")
 
     async def drain(self) -> None:
-        """Wait until every scheduled render and event message is done."""
-        while self._background or any(not t.done() for t in self.publisher._tasks.values()):
+        """Wait until every background task is done and every message is out."""
+        while self._background or not self.outbox.idle:
             if self._background:
                 await asyncio.gather(*list(self._background), return_exceptions=True)
-            await self.publisher.drain()
+            await self.outbox.drain()
 
     # --- small helpers -------------------------------------------------------------------------
 
@@ -241,80 +236,90 @@ class Core:
         assert isinstance(match, scopone.Match)
         return hand_render.scopone_hand(record.id, seat, match.view(seat), ui, names, title, lang)
 
-    def request_table(self, match_id: int, quiet: bool = False) -> None:
-        """Schedule a (coalesced) edit of the group's table message.
+    def request_table(self, match_id: int, quiet: bool = False, fresh: bool = False) -> None:
+        """Show the match's latest state in its table message (the lobby before the start).
 
-        The edit waits ``table_delay`` seconds so that moves made meanwhile join it (a group
-        takes about 20 messages a minute); a ``quiet`` move (a draw) waits three times as long,
-        so it often shows together with the discard that follows it.
+        The edit waits ``table_delay`` seconds so that moves made meanwhile join it; a
+        ``quiet`` move (a draw) waits three times as long, so it often shows together with the
+        discard that follows it. The outbox renders it when the group's budget lets it out,
+        so requests made meanwhile cost nothing. ``fresh`` posts it again at the bottom.
         """
-        loop = asyncio.get_running_loop()
-        due = loop.time() + self.table_delay * (3 if quiet else 1)
-        if self.table_delay:
-            due = max(due, self._table_edited.get(match_id, 0.0) + GROUP_SPACING)
-        if due < self._table_due.get(match_id, float("inf")):
-            self._table_due[match_id] = due
-            self._table_wake.setdefault(match_id, asyncio.Event()).set()
+        record = self.store.get_match(match_id)
+        chat_id = record.table_chat_id or record.chat_id
+        self.outbox.put(
+            chat_id,
+            ("table", match_id),
+            lambda: self.table_render(match_id),
+            lambda message_id, shown: self._table_shown(match_id, chat_id, message_id, shown),
+            Priority.TABLE,
+            fresh=fresh,
+            delay=self.table_delay * (3 if quiet else 1),
+        )
 
-        async def job() -> None:
-            await self._until_due(match_id)
-            self._table_edited[match_id] = asyncio.get_running_loop().time()
-            record = self.store.get_match(match_id)
-            chat_id = record.table_chat_id or record.chat_id
+    def table_render(self, match_id: int) -> Render | None:
+        """What the table message shows now (a cancelled lobby says so)."""
+        record = self.store.get_match(match_id)
+        if record.state_json is None:
+            if record.table_message_id is None:
+                return None
+            rendered: Rendered = (t(self.group_lang(record.chat_id), "lobby.cancelled"), None)
+        else:
             rendered = self.table_view(record)
-            self.publisher.remember(chat_id, record.table_message_id, record.table_digest)
-            message_id = await self.publisher.put(chat_id, record.table_message_id, rendered)
-            if message_id is not None and message_id != record.table_message_id:
-                self.store.set_table_message(match_id, chat_id, message_id)
-            shown = self.publisher.showing(chat_id, message_id)
-            if shown != record.table_digest:
-                self.store.set_table_digest(match_id, shown)
+        return Render(record.table_message_id, record.table_digest, *rendered)
 
-        self.publisher.coalesce(("table", match_id), job)
+    def _table_shown(
+        self, match_id: int, chat_id: int, message_id: int | None, shown: str | None
+    ) -> None:
+        if message_id is None:
+            return
+        record = self.store.get_match(match_id)
+        if (record.table_chat_id, record.table_message_id) != (chat_id, message_id):
+            self.store.set_table_message(match_id, chat_id, message_id)
+        if shown != record.table_digest:
+            self.store.set_table_digest(match_id, shown)
 
-    async def _until_due(self, match_id: int) -> None:
-        loop = asyncio.get_running_loop()
-        wake = self._table_wake.setdefault(match_id, asyncio.Event())
-        while (remaining := self._table_due.get(match_id, 0.0) - loop.time()) > 0:
-            wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), remaining)
-        self._table_due.pop(match_id, None)
+    def request_hand(self, match_id: int, seat: int, fresh: bool = False) -> None:
+        """Show a seat's latest hand in its private hand message (``fresh``: a new message)."""
+        user = self.store.get_match(match_id).seats[seat].user_id
+        if user is None:
+            return
+        self.outbox.put(
+            user,
+            ("hand", match_id, seat),
+            lambda: self._hand_render(match_id, seat, user),
+            lambda message_id, shown: self._hand_shown(match_id, seat, message_id, shown),
+            Priority.HAND,
+            fresh=fresh,
+        )
 
-    def request_hand(self, match_id: int, seat: int) -> None:
-        """Schedule an edit (or a send) of one seat's hand message, coalesced."""
+    def _hand_render(self, match_id: int, seat: int, user: int) -> Render | None:
+        record = self.store.get_match(match_id)
+        seat_record = record.seats[seat]
+        if seat_record.user_id != user or record.state_json is None:
+            return None
+        rendered = self.hand_view(record, seat)
+        return Render(seat_record.hand_message_id, seat_record.hand_digest, *rendered)
 
-        async def job() -> None:
-            record = self.store.get_match(match_id)
-            seat_record = record.seats[seat]
-            if seat_record.user_id is None or record.status not in (
-                "playing",
-                "finished",
-                "stopped",
-            ):
-                return
-            rendered = self.hand_view(record, seat)
-            chat_id = seat_record.user_id
-            self.publisher.remember(chat_id, seat_record.hand_message_id, seat_record.hand_digest)
-            message_id = await self.publisher.put(chat_id, seat_record.hand_message_id, rendered)
-            if message_id is None:
-                await self.report_blocked(record, seat)
-                return
-            self._blocked.discard((record.id, seat))
-            if message_id != seat_record.hand_message_id:
-                self.store.set_hand_message(record.id, seat, message_id)
-            shown = self.publisher.showing(chat_id, message_id)
-            if shown != seat_record.hand_digest:
-                self.store.set_hand_digest(record.id, seat, shown)
+    def _hand_shown(
+        self, match_id: int, seat: int, message_id: int | None, shown: str | None
+    ) -> None:
+        if message_id is None:
+            self.report_blocked(match_id, seat)
+            return
+        self._blocked.discard((match_id, seat))
+        seat_record = self.store.get_match(match_id).seats[seat]
+        if message_id != seat_record.hand_message_id:
+            self.store.set_hand_message(match_id, seat, message_id)
+        if shown != seat_record.hand_digest:
+            self.store.set_hand_digest(match_id, seat, shown)
 
-        self.publisher.coalesce(("hand", match_id, seat), job)
-
-    async def report_blocked(self, record: MatchRecord, seat: int) -> None:
+    def report_blocked(self, match_id: int, seat: int) -> None:
         """A player the bot cannot write to: say so in the group with the deep link, once
         (until a message to that player gets through again)."""
-        if (record.id, seat) in self._blocked:
+        if (match_id, seat) in self._blocked:
             return
-        self._blocked.add((record.id, seat))
+        self._blocked.add((match_id, seat))
+        record = self.store.get_match(match_id)
         lang = self.group_lang(record.chat_id)
         text = t(
             lang,
@@ -322,26 +327,43 @@ class Core:
             name=escape(record.seats[seat].name),
             link=self.deep_link(record.id),
         )
-        await self.publisher.send(record.chat_id, text)
+        self.outbox.send(record.chat_id, text, priority=Priority.NOTICE)
 
-    async def notify_turn(self, match_id: int, seat: int) -> None:
-        """A new short message rings the player whose turn starts; the earlier one goes."""
+    def notify_turn(self, match_id: int, seat: int) -> None:
+        """A new short message rings the player whose turn starts; the earlier one goes.
+
+        Rendered when the player's chat lets it out: a bell for a turn that is already over
+        is not sent."""
+        user = self.store.get_match(match_id).seats[seat].user_id
+        if user is None:
+            return
+        self.outbox.put(
+            user,
+            ("bell", match_id, seat),
+            lambda: self._bell_render(match_id, seat, user),
+            lambda message_id, _: self._bell_rung(match_id, seat, user, message_id),
+            Priority.HAND,
+            fresh=True,
+            retire=True,
+        )
+
+    def _bell_render(self, match_id: int, seat: int, user: int) -> Render | None:
         record = self.store.get_match(match_id)
         seat_record = record.seats[seat]
-        if seat_record.user_id is None:
-            return
-        if seat_record.turn_message_id is not None and seat_record.turn_chat_id is not None:
-            await self.publisher.delete(seat_record.turn_chat_id, seat_record.turn_message_id)
-        lang = self.user_lang(seat_record.user_id)
+        if record.status != "playing" or seat_record.user_id != user:
+            return None
+        if self.engine(record).to_play != seat:
+            return None
+        lang = self.user_lang(user)
         text = t(lang, "notify.turn", group=escape(self.group_title(record.chat_id)))
         text += table_render.deadline_text(lang, record.deadline)
         text += "\n" + self.turn_facts(record, seat, lang)
-        message_id = await self.publisher.send(seat_record.user_id, text)
+        return Render(seat_record.turn_message_id, None, text)
+
+    def _bell_rung(self, match_id: int, seat: int, user: int, message_id: int | None) -> None:
         if message_id is None:
-            await self.report_blocked(record, seat)
-        self.store.set_turn_message(
-            record.id, seat, seat_record.user_id if message_id else None, message_id
-        )
+            self.report_blocked(match_id, seat)
+        self.store.set_turn_message(match_id, seat, user if message_id else None, message_id)
 
     def turn_facts(self, record: MatchRecord, seat: int, lang: str) -> str:
         """What the bell shows: the discard pile (Scala 40) or the table's cards (Scopone)."""
@@ -363,7 +385,7 @@ class Core:
         if match.to_play is not None and self.is_computer(record, match, match.to_play):
             self.drive_computers(record.id)
         elif match.to_play is not None and match.to_play != previous_to_play:
-            self.spawn(self._announce(record.id, record.chat_id, [], match.to_play))
+            self.notify_turn(record.id, match.to_play)
 
     # --- moves -----------------------------------------------------------------------------------
     async def move(
@@ -442,8 +464,8 @@ class Core:
         quiet: bool = False,
     ) -> None:
         """Schedule what a committed move shows: the table, the hands that changed, the end of
-        a hand or match in the group, the next player's bell. Texts are rendered now, from
-        this very state; the sending happens after the press is answered."""
+        a hand or match in the group, the next player's bell. Summaries are rendered now, from
+        this very state; live messages when their chat's budget lets them out."""
         self.request_table(record.id, quiet)
         new_hand = getattr(match, "hand_number", 0) != before_hand
         messages: list[Rendered] = []
@@ -452,6 +474,8 @@ class Core:
             if summary:
                 messages.append((summary, None))
             seats = list(range(len(record.seats)))
+            if new_hand and not match.is_over:
+                self._clear_hands(record)
         else:
             # Other hands do not show others' moves: only the mover's hand changes (and, with
             # open hands for partners, the partner's, which shows it).
@@ -465,11 +489,20 @@ class Core:
             messages.append(self.final_ranking(record, match))
             self._engines.pop(record.id, None)  # a finished match is never played again
             self._panels.pop(record.id, None)
-        bell = match.to_play if match.to_play != before_to_play and not match.is_over else None
+        for text, markup in messages:
+            self.outbox.send(record.chat_id, text, markup, Priority.NOTICE)
         if match.to_play is not None and self.is_computer(record, match, match.to_play):
-            bell = None
             self.drive_computers(record.id)
-        self.spawn(self._announce(record.id, record.chat_id, messages, bell))
+        elif match.to_play != before_to_play and match.to_play is not None:
+            self.notify_turn(record.id, match.to_play)
+
+    def _clear_hands(self, record: MatchRecord) -> None:
+        """A new deal: every player's selection, staged melds and pending step go."""
+        for seat in record.seats:
+            ui = ui_of(seat)
+            if seat.user_id is not None and (ui.selected or ui.staged or ui.mode):
+                fresh = cleared(ui, keep_staged=False)
+                self.store.update_seat_ui(record.id, seat.seat, ui.version, **ui_changes(fresh))
 
     # --- turn timers (RULES.md S40-14.3, SC-6.1) -------------------------------------------------
 
@@ -510,7 +543,8 @@ class Core:
         lang = self.user_lang(user)
         left = max(0, int((deadline - self.clock()).total_seconds()))
         group = escape(self.group_title(record.chat_id))
-        await self.publisher.send(user, t(lang, "notify.reminder", seconds=left, group=group))
+        text = t(lang, "notify.reminder", seconds=left, group=group)
+        self.outbox.send(user, text, priority=Priority.HAND, key=("remind", match_id))
 
     async def _expire(self, match_id: int, deadline: datetime) -> None:
         """The turn timer ran out: the engine applies ``timeout_policy`` (autoplay/forfeit)."""
@@ -541,33 +575,29 @@ class Core:
             self.spawn(self._computer_turns(match_id))
 
     async def _computer_turns(self, match_id: int) -> None:
+        """Think without the match's lock (a search may take a second, and presses in the
+        match must not wait for it), then move if nobody moved meanwhile."""
         try:
             while True:
                 await asyncio.sleep(self.computer_pause)
+                record = self.store.get_match(match_id)
+                if record.status != "playing":
+                    return
+                match = self.engine(record)
+                seat = match.to_play
+                if seat is None or not self.is_computer(record, match, seat):
+                    return
+                level = record.seats[seat].computer_level or "facile"
+                seed = (record.seed + record.version) % 2**32  # reproducible per position
+                # The search runs off the event loop, on a private copy of the position.
+                private = self.store.load_engine_match(record)
+                action = await asyncio.to_thread(computer_action, private, level, seed)
                 async with self.lock(match_id):
-                    record = self.store.get_match(match_id)
-                    if record.status != "playing":
-                        return
-                    match = self.engine(record)
-                    seat = match.to_play
-                    if seat is None or not self.is_computer(record, match, seat):
-                        return
-                    level = record.seats[seat].computer_level or "facile"
-                    seed = (record.seed + record.version) % 2**32  # reproducible per position
-                    # The search runs off the event loop; it only reads the match.
-                    action = await asyncio.to_thread(computer_action, match, level, seed)
-                    await self.move(record, seat, str(action), "it")
+                    current = self.store.get_match(match_id)
+                    if current.version == record.version:
+                        await self.move(current, seat, str(action), "it")
         finally:
             self._driving.discard(match_id)
-
-    async def _announce(
-        self, match_id: int, chat_id: int, messages: list[Rendered], bell: int | None
-    ) -> None:
-        for text, markup in messages:
-            await self.publisher.send(chat_id, text, markup)
-        if bell is not None:
-            await self.publisher.wait(("hand", match_id, bell))  # the bell rings last
-            await self.notify_turn(match_id, bell)
 
     def hand_result_text(self, record: MatchRecord, match: games.GameMatch) -> str:
         """The end of a hand in the group: everyone's cards and points (S40-15, SC-5.3)."""

@@ -8,6 +8,7 @@ selectable in the draw phase), ``J`` (the joker just freed by a swap).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -39,6 +40,24 @@ class Press:
     action: str = ""
     answer: str = ""
     fields: dict[str, object] = field(default_factory=dict)
+
+
+def context_token(hand: Sequence[object], ui: HandUI) -> str:
+    """Six letters naming the context a hand keyboard is drawn in: the cards in hand (in the
+    engine's order) and the pending step (``mode`` and ``pending``).
+
+    A press is judged against the stored state, not against the keyboard it came from: while
+    the context is the same, a keyboard a few renders old (its edits paced by Telegram's
+    limits) still means what it says, so quick taps all count. A move, a new deal or another
+    step changes the context, and the older keyboard's presses are refused as stale.
+    """
+    text = "\x00".join([ui.mode, ui.pending, " ".join(str(card) for card in hand)])
+    value = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+    letters = []
+    for _ in range(6):
+        value, index = divmod(value, 26)
+        letters.append(chr(ord("a") + index))
+    return "".join(letters)
 
 
 def face_of(key: str, top: str | None) -> str:

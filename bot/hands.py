@@ -6,13 +6,14 @@ import logging
 from dataclasses import replace
 
 from bot import callbacks
-from bot.core import LENIENT_OPS, Answer, Core, engine_error, ui_changes, ui_of
+from bot.core import Answer, Core, engine_error, ui_changes, ui_of
 from bot.hand_ui import (
     FREED,
     TOP,
     HandUI,
     attach_action,
     cleared,
+    context_token,
     declare_first_joker,
     display,
     meld_action,
@@ -29,6 +30,10 @@ from storage import MatchRecord
 
 log = logging.getLogger(__name__)
 
+ANY_CONTEXT = ("t", "ss", "sr")
+"""Hand presses accepted from a keyboard of any context: a card toggle names its card (and is
+checked against the cards shown now), sorting is idempotent."""
+
 
 class Hands(Core):
     """Hand presses, checked against the stored seat and UI version."""
@@ -42,10 +47,11 @@ class Hands(Core):
                 return Answer(t(lang, "ans.no_match"))
             if not 0 <= data.seat < len(record.seats) or record.seats[data.seat].user_id != user_id:
                 return Answer(t(lang, "ans.not_yours"))
-            seat_record = record.seats[data.seat]
-            if data.version != seat_record.ui.version and data.op not in LENIENT_OPS:
-                return Answer(t(lang, "ans.stale"))
             match = self.engine(record)
+            hand = match.view(data.seat).hand
+            drawn_in = context_token(hand, ui_of(record.seats[data.seat]))
+            if data.op not in ANY_CONTEXT and data.context != drawn_in:
+                return Answer(t(lang, "ans.stale"))
             if isinstance(match, scala40.Match):
                 return await self._scala40_press(record, match, data, lang)
             assert isinstance(match, scopone.Match)

@@ -9,10 +9,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
 from bot.core import SEATS, Answer, Core, LobbyPress
+from bot.delivery import Render, Rendered
 from bot.i18n import t
 from bot.options_ui import changed as option_changed
 from bot.options_ui import option_names, value_text
-from bot.publisher import Rendered
 from engine import games
 from engine.ai import LEVELS
 from engine.cards import secure_seed
@@ -28,7 +28,7 @@ OFFERED_LEVELS = {"scala40": ("facile", "esperto"), "scopone": ("facile", "esper
 class Lobby(Core):
     """Lobby presses and the lobby message."""
 
-    async def new_lobby(
+    def new_lobby(
         self, chat_id: int, user_id: int, name: str, game: str, private_ok: bool
     ) -> MatchRecord:
         """Open a lobby in a group (the caller checked there is no active match)."""
@@ -39,11 +39,17 @@ class Lobby(Core):
         if not private_ok:
             # The host joins like everyone else, through the private chat's deep link.
             record = self.store.remove_seat(record.id, 0)
-        lang = self.group_lang(chat_id)
-        message_id = await self.publisher.send(chat_id, *self.lobby_view(record, lang))
-        if message_id is not None:
-            self.store.set_table_message(record.id, chat_id, message_id)
-        return self.store.get_match(record.id)
+        self.request_table(record.id)
+        return record
+
+    def table_render(self, match_id: int) -> Render | None:
+        """The lobby message while the match waits to start; then the table."""
+        record = self.store.get_match(match_id)
+        if record.status != "lobby":
+            return super().table_render(match_id)
+        lang = self.group_lang(record.chat_id)
+        rendered = self.lobby_view(record, lang, self._panels.get(match_id, False))
+        return Render(record.table_message_id, record.table_digest, *rendered)
 
     def lobby_view(self, record: MatchRecord, lang: str, options_panel: bool = False) -> Rendered:
         """The lobby message and its buttons (or the options panel)."""
@@ -158,20 +164,10 @@ class Lobby(Core):
                 return Answer(t(lang, "ans.stale"))
             return await handler(LobbyPress(record, data, user_id, name, lang, is_admin))
 
-    async def _refresh_lobby(self, match_id: int, options_panel: bool = False) -> None:
+    def refresh_lobby(self, match_id: int, options_panel: bool = False) -> None:
         """Schedule an edit of the lobby message (coalesced: the latest state is shown)."""
         self._panels[match_id] = options_panel
-
-        async def job() -> None:
-            record = self.store.get_match(match_id)
-            if record.status != "lobby" or record.table_message_id is None:
-                return
-            lang = self.group_lang(record.chat_id)
-            rendered = self.lobby_view(record, lang, self._panels.get(match_id, False))
-            chat_id = record.table_chat_id or record.chat_id
-            await self.publisher.put(chat_id, record.table_message_id, rendered)
-
-        self.publisher.coalesce(("lobby", match_id), job)
+        self.request_table(match_id)
 
     async def _join(self, press: LobbyPress) -> Answer:
         record, user_id, name, lang = press.record, press.user_id, press.name, press.lang
@@ -182,7 +178,7 @@ class Lobby(Core):
         if not self.store.has_private_chat(user_id):
             return Answer(t(lang, "ans.open_private"), url=self.deep_link(record.id))
         self.store.add_seat(record.id, user_id, name, None)
-        await self._refresh_lobby(record.id)
+        self.refresh_lobby(record.id)
         return Answer(t(lang, "ans.joined"))
 
     async def join_from_link(self, match_id: int, user_id: int, name: str) -> bool:
@@ -193,7 +189,7 @@ class Lobby(Core):
                 return False
             if record.seat_of(user_id) is None and len(record.seats) < SEATS[record.game][1]:
                 self.store.add_seat(record.id, user_id, name, None)
-                await self._refresh_lobby(record.id)
+                self.refresh_lobby(record.id)
             return True
 
     async def _add_computer(self, press: LobbyPress) -> Answer:
@@ -207,7 +203,7 @@ class Lobby(Core):
         count = sum(1 for s in record.seats if s.is_computer) + 1
         name = t(self.group_lang(record.chat_id), "lobby.computer", number=count, level=level)
         self.store.add_seat(record.id, None, name, level)
-        await self._refresh_lobby(record.id)
+        self.refresh_lobby(record.id)
         return Answer()
 
     async def _remove_computer(self, press: LobbyPress) -> Answer:
@@ -218,7 +214,7 @@ class Lobby(Core):
         computers = [s.seat for s in record.seats if s.is_computer]
         if computers:
             self.store.remove_seat(record.id, computers[-1])
-            await self._refresh_lobby(record.id)
+            self.refresh_lobby(record.id)
         return Answer()
 
     async def _leave(self, press: LobbyPress) -> Answer:
@@ -227,14 +223,14 @@ class Lobby(Core):
         if seat is None:
             return Answer(t(lang, "ans.not_joined"))
         self.store.remove_seat(record.id, seat)
-        await self._refresh_lobby(record.id)
+        self.refresh_lobby(record.id)
         return Answer(t(lang, "ans.left"))
 
     async def _options(self, press: LobbyPress) -> Answer:
         record, data, user_id, lang = press.record, press.data, press.user_id, press.lang
         if user_id != record.creator_id:
             return Answer(t(lang, "ans.only_creator"))
-        await self._refresh_lobby(record.id, options_panel=data.op == "o")
+        self.refresh_lobby(record.id, options_panel=data.op == "o")
         return Answer()
 
     async def _option_value(self, press: LobbyPress) -> Answer:
@@ -251,7 +247,7 @@ class Lobby(Core):
         except ValueError as error:
             return Answer(t(lang, "ans.option_invalid", message=str(error)), alert=True)
         self.store.set_match_options(record.id, options)
-        await self._refresh_lobby(record.id, options_panel=True)
+        self.refresh_lobby(record.id, options_panel=True)
         return Answer()
 
     async def _partners(self, press: LobbyPress) -> Answer:
@@ -261,7 +257,7 @@ class Lobby(Core):
         if len(record.seats) == 4:
             # Seats 0+2 play against 1+3: rotating seats 1-3 gives seat 0 each partner in turn.
             self.store.reorder_seats(record.id, [0, 2, 3, 1])
-        await self._refresh_lobby(record.id)
+        self.refresh_lobby(record.id)
         return Answer()
 
     async def _cancel(self, press: LobbyPress) -> Answer:
@@ -269,12 +265,7 @@ class Lobby(Core):
         if user_id != record.creator_id and not press.admin:
             return Answer(t(lang, "ans.only_creator_admin"))
         self.store.set_status(record.id, "stopped")
-        if record.table_chat_id is not None and record.table_message_id is not None:
-            await self.publisher.put(
-                record.table_chat_id,
-                record.table_message_id,
-                (t(self.group_lang(record.chat_id), "lobby.cancelled"), None),
-            )
+        self.request_table(record.id)
         return Answer()
 
     async def _start(self, press: LobbyPress) -> Answer:

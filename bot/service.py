@@ -2,22 +2,24 @@
 
 Every handler funnels into :class:`Tavolo`. A move follows one path: check the press, play it on
 the engine under the match's lock, commit it to the store (the store's version check refuses a
-racing writer), then answer and schedule the renders. Nothing lives only in memory: caches here
-are rebuilt from the store after a restart.
+racing writer), then answer and schedule the renders. Every message goes out through the outbox
+(:mod:`bot.delivery`), which keeps Telegram's limits; nothing here waits for it. Nothing lives
+only in memory: caches here are rebuilt from the store after a restart.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from html import escape
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-from telegram.error import TelegramError
 
 from bot import callbacks
 from bot.core import Answer, Core, computer_action, engine_error
+from bot.delivery import Priority
 from bot.hands import Hands
 from bot.i18n import t
 from bot.lobby import Lobby
@@ -35,33 +37,35 @@ class Tavolo(Hands, Lobby):
 
     # --- commands --------------------------------------------------------------------------------
 
-    async def point_at(self, record: MatchRecord, reply_to: int) -> None:
+    def reply(self, chat_id: int, text: str, reply_to: int | None = None) -> None:
+        """A command's reply (merged with an identical one, dropped if the chat has no budget
+        for it soon: :attr:`bot.delivery.Priority.REPLY`)."""
+        self.outbox.send(chat_id, text, reply_to=reply_to)
+
+    def point_at(self, record: MatchRecord, reply_to: int) -> None:
         """A second ``/newgame`` points at the running match's message."""
         lang = self.group_lang(record.chat_id)
-        text = t(lang, "cmd.running", link="⬆️")
-        try:
-            await self.bot.send_message(
-                record.chat_id, text, reply_to_message_id=record.table_message_id or reply_to
-            )
-        except TelegramError:
-            await self.publisher.send(record.chat_id, text)
+        self.reply(
+            record.chat_id,
+            t(lang, "cmd.running", link="⬆️"),
+            reply_to=record.table_message_id or reply_to,
+        )
 
-    async def repost_table(self, chat_id: int) -> None:
-        """``/table``: the table again at the bottom; the new message is the one edited."""
+    def repost_table(self, chat_id: int) -> None:
+        """``/table``: the table again at the bottom; the new message is the one edited.
+
+        Within ``Pace.repost_gap`` seconds of the last repost the table is only brought up to
+        date, so a flood of ``/table`` posts it once."""
         record = self.store.active_match_in_chat(chat_id)
-        lang = self.group_lang(chat_id)
         if record is None:
-            await self.publisher.send(chat_id, t(lang, "cmd.no_match"))
+            self.reply(chat_id, t(self.group_lang(chat_id), "cmd.no_match"))
             return
-        async with self.lock(record.id):
-            record = self.store.get_match(record.id)
-            if record.status == "lobby":
-                rendered = self.lobby_view(record, lang)
-            else:
-                rendered = self.table_view(record)
-            message_id = await self.publisher.send(chat_id, *rendered)
-            if message_id is not None:
-                self.store.set_table_message(record.id, chat_id, message_id)
+        now = asyncio.get_running_loop().time()
+        last = self._reposted.get(record.id)
+        fresh = last is None or now - last >= self.outbox.pace.repost_gap
+        if fresh:
+            self._reposted[record.id] = now
+        self.request_table(record.id, fresh=fresh)
 
     def score_text(self, chat_id: int) -> str:
         """``/score``: each side's points (and hands won)."""
@@ -96,15 +100,15 @@ class Tavolo(Hands, Lobby):
         ]
         return t(lang, "cmd.rules", options="\n".join(lines))
 
-    async def ask_stop(self, chat_id: int, user_id: int, admin: bool, reply_to: int) -> None:
+    def ask_stop(self, chat_id: int, user_id: int, admin: bool, reply_to: int) -> None:
         """``/stop``: ask the creator or an admin to confirm."""
         record = self.store.active_match_in_chat(chat_id)
         lang = self.group_lang(chat_id)
         if record is None:
-            await self.publisher.send(chat_id, t(lang, "cmd.no_match"))
+            self.reply(chat_id, t(lang, "cmd.no_match"), reply_to)
             return
         if user_id != record.creator_id and not admin:
-            await self.publisher.send(chat_id, t(lang, "ans.only_creator_admin"))
+            self.reply(chat_id, t(lang, "ans.only_creator_admin"), reply_to)
             return
         markup = InlineKeyboardMarkup(
             [
@@ -118,9 +122,9 @@ class Tavolo(Hands, Lobby):
                 ]
             ]
         )
-        await self.publisher.send(chat_id, t(lang, "cmd.stop_confirm"), markup)
+        self.outbox.send(chat_id, t(lang, "cmd.stop_confirm"), markup, reply_to=reply_to)
 
-    async def ask_abandon(self, user_id: int) -> None:
+    def ask_abandon(self, user_id: int) -> None:
         """``/abandon`` in private: one confirmation per running match of the user."""
         lang = self.user_lang(user_id)
         records = [
@@ -129,7 +133,7 @@ class Tavolo(Hands, Lobby):
             if r.status == "playing" and r.seat_of(user_id) is not None
         ]
         if not records:
-            await self.publisher.send(user_id, t(lang, "cmd.no_match"))
+            self.reply(user_id, t(lang, "cmd.no_match"))
             return
         for record in records:
             markup = InlineKeyboardMarkup(
@@ -145,9 +149,9 @@ class Tavolo(Hands, Lobby):
                 ]
             )
             text = t(lang, "cmd.abandon_confirm", group=escape(self.group_title(record.chat_id)))
-            await self.publisher.send(user_id, text, markup)
+            self.outbox.send(user_id, text, markup)
 
-    async def ask_delete(self, user_id: int, lang: str) -> None:
+    def ask_delete(self, user_id: int, lang: str) -> None:
         """``/deletemydata``: ask for a confirmation."""
         markup = InlineKeyboardMarkup(
             [
@@ -161,7 +165,7 @@ class Tavolo(Hands, Lobby):
                 ]
             ]
         )
-        await self.publisher.send(user_id, t(lang, "cmd.delete_confirm"), markup)
+        self.outbox.send(user_id, t(lang, "cmd.delete_confirm"), markup)
 
     async def confirm_press(self, data: callbacks.Callback, user_id: int, admin: bool) -> Answer:
         """The yes/no of ``/stop``, ``/abandon`` and ``/deletemydata``."""
@@ -188,19 +192,14 @@ class Tavolo(Hands, Lobby):
                 return Answer(t(lang, "ans.abandoned"))
         return Answer(t(lang, "ans.stale"))
 
-    async def resend_hands(self, user_id: int) -> int:
-        """``/hand``: every running match of the user gets a fresh hand message."""
+    def resend_hands(self, user_id: int) -> int:
+        """``/hand``: every running match of the user gets a fresh hand message; how many."""
         count = 0
         for record in self.store.unfinished_matches():
             seat = record.seat_of(user_id)
-            if record.status != "playing" or seat is None:
-                continue
-            async with self.lock(record.id):
-                record = self.store.get_match(record.id)
-                message_id = await self.publisher.send(user_id, *self.hand_view(record, seat))
-                if message_id is not None:
-                    self.store.set_hand_message(record.id, seat, message_id)
-                    count += 1
+            if record.status == "playing" and seat is not None:
+                self.request_hand(record.id, seat, fresh=True)
+                count += 1
         return count
 
     async def rematch(self, match_id: int, user_id: int) -> Answer:
@@ -229,10 +228,7 @@ class Tavolo(Hands, Lobby):
             # new seat 0 is the presser, then the others in order: put everyone back in place
             order = [0 if s.seat == presser else 1 + others.index(s) for s in record.seats]
             new = self.store.reorder_seats(new.id, order)
-            rendered = self.lobby_view(new, self.group_lang(new.chat_id))
-            message_id = await self.publisher.send(new.chat_id, *rendered)
-            if message_id is not None:
-                self.store.set_table_message(new.id, new.chat_id, message_id)
+            self.request_table(new.id)
         return Answer()
 
     # --- Telegram's own events -------------------------------------------------------------------
@@ -272,12 +268,11 @@ class Tavolo(Hands, Lobby):
                 return
             if record.status == "lobby":
                 self.store.remove_seat(record.id, seat)
-                await self._refresh_lobby(record.id)
+                self.refresh_lobby(record.id)
                 return
             lang = self.group_lang(chat_id)
-            await self.publisher.send(
-                chat_id, t(lang, "cmd.player_left", name=escape(record.seats[seat].name))
-            )
+            text = t(lang, "cmd.player_left", name=escape(record.seats[seat].name))
+            self.outbox.send(chat_id, text, priority=Priority.NOTICE)
             await self.move(record, seat, "abandon", lang)
 
     async def _with_deadline(self, record: MatchRecord) -> MatchRecord:
@@ -295,7 +290,7 @@ class Tavolo(Hands, Lobby):
         count = 0
         for record in self.store.unfinished_matches():
             if record.status == "lobby":
-                await self._refresh_lobby(record.id)
+                self.refresh_lobby(record.id)
             else:
                 self.request_table(record.id)
                 for seat in range(len(record.seats)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import display_name, is_admin, is_group, remember, tavolo
+from bot.handlers.common import display_name, is_admin, is_group, remember, reply, tavolo
 from bot.i18n import LANGUAGES, t
 from bot.rankings import leaderboard_text, stats_text
 from engine.games import GAMES
@@ -26,13 +26,13 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = service.group_lang(chat.id)
     game = ALIASES.get((context.args or ["scala40"])[0].lower())
     if game is None or game not in GAMES:
-        await message.reply_html(t(lang, "cmd.bad_game"))
+        reply(update, context, t(lang, "cmd.bad_game"))
         return
     running = service.store.active_match_in_chat(chat.id)
     if running is not None:
-        await service.point_at(running, message.message_id)
+        service.point_at(running, message.message_id)
         return
-    await service.new_lobby(
+    service.new_lobby(
         chat.id, user.id, display_name(user), game, service.store.has_private_chat(user.id)
     )
 
@@ -45,17 +45,17 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     remember(update, context)
     service = tavolo(context)
     if is_group(chat):
-        await message.reply_html(t(service.group_lang(chat.id), "cmd.help"))
+        reply(update, context, t(service.group_lang(chat.id), "cmd.help"))
         return
     service.store.set_private_chat(user.id, True)
     lang = service.user_lang(user.id, user.language_code)
     payload = (context.args or [""])[0]
     joining = payload.startswith("j") and payload[1:].isdigit()
     if joining and await service.join_from_link(int(payload[1:]), user.id, display_name(user)):
-        await message.reply_html(t(lang, "ans.joined"))
+        reply(update, context, t(lang, "ans.joined"))
         return
-    await message.reply_html(t(lang, "cmd.start", name=display_name(user)))
-    await service.resend_hands(user.id)
+    reply(update, context, t(lang, "cmd.start", name=display_name(user)))
+    service.resend_hands(user.id)
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -69,7 +69,7 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         if is_group(chat)
         else service.user_lang(user.id, user.language_code)
     )
-    await message.reply_html(t(lang, "cmd.help"))
+    reply(update, context, t(lang, "cmd.help"))
 
 
 async def table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -77,7 +77,7 @@ async def table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat = update.effective_chat
     if chat is None or not is_group(chat):
         return
-    await tavolo(context).repost_table(chat.id)
+    tavolo(context).repost_table(chat.id)
 
 
 async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -85,7 +85,7 @@ async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None or not is_group(chat):
         return
-    await message.reply_html(tavolo(context).score_text(chat.id))
+    reply(update, context, tavolo(context).score_text(chat.id))
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -93,7 +93,7 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None or not is_group(chat):
         return
-    await message.reply_html(tavolo(context).rules_text(chat.id))
+    reply(update, context, tavolo(context).rules_text(chat.id))
 
 
 async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -102,7 +102,7 @@ async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if message is None or chat is None or user is None or not is_group(chat):
         return
     service = tavolo(context)
-    await service.ask_stop(chat.id, user.id, await is_admin(update, context), message.message_id)
+    service.ask_stop(chat.id, user.id, await is_admin(update, context), message.message_id)
 
 
 async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -112,9 +112,9 @@ async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     service = tavolo(context)
     service.store.set_private_chat(user.id, True)
-    count = await service.resend_hands(user.id)
+    count = service.resend_hands(user.id)
     lang = service.user_lang(user.id, user.language_code)
-    await message.reply_html(t(lang, "cmd.hands_sent" if count else "cmd.no_match"))
+    reply(update, context, t(lang, "cmd.hands_sent" if count else "cmd.no_match"))
 
 
 async def abandon(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -122,7 +122,7 @@ async def abandon(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = update.effective_user
     if user is None:
         return
-    await tavolo(context).ask_abandon(user.id)
+    tavolo(context).ask_abandon(user.id)
 
 
 async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -140,7 +140,7 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         current = service.user_lang(user.id, user.language_code)
         choice = wanted if wanted in LANGUAGES else ("en" if current == "it" else "it")
         service.store.set_user_language(user.id, choice)
-    await message.reply_html(t(choice, "cmd.language_set"))
+    reply(update, context, t(choice, "cmd.language_set"))
 
 
 async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -150,7 +150,7 @@ async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     service = tavolo(context)
     if not is_group(chat):
-        await message.reply_html(t(service.user_lang(chat.id), "cmd.group_only"))
+        reply(update, context, t(service.user_lang(chat.id), "cmd.group_only"))
         return
     lang = service.group_lang(chat.id)
     wanted = [ALIASES[a.lower()] for a in (context.args or []) if a.lower() in ALIASES]
@@ -158,7 +158,7 @@ async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         leaderboard_text(service.store.leaderboard(chat.id, game), game, lang)
         for game in (wanted or list(GAMES))
     ]
-    await message.reply_html("\n\n".join(texts))
+    reply(update, context, "\n\n".join(texts))
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -168,7 +168,7 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     service = tavolo(context)
     lang = service.user_lang(user.id, user.language_code)
-    await message.reply_html(stats_text(service.store.user_stats(user.id), lang))
+    reply(update, context, stats_text(service.store.user_stats(user.id), lang))
 
 
 async def delete_my_data(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -179,6 +179,6 @@ async def delete_my_data(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     service = tavolo(context)
     lang = service.user_lang(user.id, user.language_code)
     if is_group(chat):
-        await message.reply_html(t(lang, "cmd.private_only"))
+        reply(update, context, t(lang, "cmd.private_only"))
         return
-    await service.ask_delete(user.id, lang)
+    service.ask_delete(user.id, lang)

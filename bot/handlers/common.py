@@ -34,6 +34,14 @@ async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
     return member.status in ("creator", "administrator")
 
 
+def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
+    """Reply to the update's message through the outbox (quoting it in a group)."""
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None:
+        return
+    tavolo(context).reply(chat.id, text, message.message_id if is_group(chat) else None)
+
+
 def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Keep the user's name and language code, and the group's title, up to date."""
     service = tavolo(context)

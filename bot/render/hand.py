@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
-from bot.hand_ui import FREED, TOP, HandUI, display, staged_tokens
+from bot.hand_ui import FREED, TOP, HandUI, context_token, display, staged_tokens
 from bot.i18n import t
 from bot.render import cards as show
 from bot.render.table import clip
@@ -32,17 +33,20 @@ def staged_total(ui: HandUI, top: str | None) -> int | None:
 
 
 class HandKeys:
-    """Builds the hand's buttons for one seat and UI version."""
+    """Builds the hand's buttons for one seat, drawn in one context (the hand and its step)."""
 
-    def __init__(self, match_id: int, seat: int, ui: HandUI, lang: str) -> None:
+    def __init__(
+        self, match_id: int, seat: int, ui: HandUI, lang: str, hand: Sequence[object]
+    ) -> None:
         self.match_id = match_id
         self.seat = seat
         self.ui = ui
         self.lang = lang
+        self.context = context_token(hand, ui)
 
     def button(self, text: str, op: str, arg: str | int = "") -> InlineKeyboardButton:
         """One hand button."""
-        data = callbacks.hand(self.match_id, self.seat, self.ui.version, op, arg)
+        data = callbacks.hand(self.match_id, self.seat, self.context, op, arg)
         return InlineKeyboardButton(text, callback_data=data)
 
     def label(self, key: str, **fields: object) -> str:
@@ -67,7 +71,7 @@ def scala40_hand(
     melds; the bell of the player's turn says what the discard is. After drawing it shows the
     play-phase keys, the piles and the melds on the table.
     """
-    keys = HandKeys(match_id, seat, ui, lang)
+    keys = HandKeys(match_id, seat, ui, lang, view.hand)
     running = view.result is None and view.phase in ("draw", "play")
     playing = running and view.to_play == seat and view.phase == "play"
     shown = display(view.hand, ui)
@@ -198,7 +202,7 @@ def scopone_hand(
     lang: str,
 ) -> tuple[str, InlineKeyboardMarkup]:
     """The Scopone hand: the cards as buttons; then the capture choice when several are allowed."""
-    keys = HandKeys(match_id, seat, ui, lang)
+    keys = HandKeys(match_id, seat, ui, lang, view.hand)
     lines = [t(lang, "hand.title", game=t(lang, "game.scopone"), group=escape(group))]
     my_turn = view.to_play == seat and view.result is None
     lines.append(t(lang, "hand.over" if view.result is not None else "hand.scopone_idle"))

@@ -10,9 +10,11 @@ from bot.callbacks import Callback
 
 class TestCodec:
     def test_hand_round_trip(self) -> None:
-        text = callbacks.hand(123456789012, 3, 999999, "t", 12)
-        assert text == "h:123456789012:3:999999:t:12"
-        assert callbacks.decode(text) == Callback("h", 123456789012, "t", 3, 999999, "12")
+        text = callbacks.hand(123456789012, 3, "kqzpam", "t", 12)
+        assert text == "h:123456789012:3:kqzpam:t:12"
+        assert callbacks.decode(text) == Callback(
+            "h", 123456789012, "t", 3, arg="12", context="kqzpam"
+        )
 
     def test_lobby_confirm_rematch_round_trip(self) -> None:
         assert callbacks.decode(callbacks.lobby(5, 2, "ov", 7)) == Callback(
@@ -22,7 +24,7 @@ class TestCodec:
         assert callbacks.decode(callbacks.rematch(9)) == Callback("r", 9, "go")
 
     def test_worst_case_fits_64_bytes(self) -> None:
-        text = callbacks.hand(10**12 - 1, 5, 10**12 - 1, "jd", "JK=10H")
+        text = callbacks.hand(10**12 - 1, 5, "zzzzzz", "jd", "JK=10H")
         assert len(text.encode("ascii")) <= 64
 
     @pytest.mark.parametrize(
@@ -35,6 +37,9 @@ class TestCodec:
             "h:a:2:3:t",
             "h:1:2:3:TOOLONG",
             "h:1:2:3:t:<script>",
+            "h:1:2:3:t:5H.0",
+            "h:1:2:abcdeF:t",
+            "h:1:2:abcde:t",
             "é",
             "h:" + "9" * 70,
         ],
@@ -44,4 +49,6 @@ class TestCodec:
 
     def test_encode_refuses_bad_op(self) -> None:
         with pytest.raises(ValueError):
-            callbacks.hand(1, 0, 0, "bad op")
+            callbacks.hand(1, 0, "abcdef", "bad op")
+        with pytest.raises(ValueError):
+            callbacks.hand(1, 0, "123456", "t")

@@ -6,6 +6,7 @@ from bot.hand_ui import (
     TOP,
     HandUI,
     attach_action,
+    context_token,
     declare_first_joker,
     display,
     meld_action,
@@ -73,3 +74,30 @@ class TestHintStaging:
             ("9D", "10D", "JD"),
         )
         assert mark_top(melds, None) == melds
+
+
+class TestContext:
+    HAND = ("7H", "8H", "9H", "KS", "KS", "JK")
+
+    def test_the_players_own_choices_keep_the_context(self) -> None:
+        """Selecting, staging and sorting keep a keyboard valid: quick taps all count."""
+        base = context_token(self.HAND, HandUI())
+        assert len(base) == 6 and base.isalpha() and base.islower()
+        for ui in (
+            HandUI(selected=("7H#0", "8H#0")),
+            HandUI(staged=(("7H", "8H", "9H"),), version=9),
+            HandUI(sort="rank", order=("KS", "7H")),
+        ):
+            assert context_token(self.HAND, ui) == base
+
+    def test_a_move_or_another_step_changes_it(self) -> None:
+        """A card more or less, or another pending step, makes older keyboards stale."""
+        base = context_token(self.HAND, HandUI())
+        changed = {
+            context_token((*self.HAND, "2C"), HandUI()),
+            context_token(self.HAND[1:], HandUI()),
+            context_token(self.HAND, HandUI(mode="attach")),
+            context_token(self.HAND, HandUI(mode="joker", pending="7H 10H|meld JK 8H 9H")),
+            context_token(self.HAND, HandUI(mode="joker", pending="7H 10H|meld 8H 9H JK")),
+        }
+        assert base not in changed and len(changed) == 5

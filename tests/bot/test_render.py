@@ -7,8 +7,8 @@ import random
 import pytest
 from telegram import InlineKeyboardMarkup
 
-from bot import publisher
-from bot.hand_ui import HandUI
+from bot import delivery
+from bot.hand_ui import HandUI, context_token
 from bot.render import hand as hand_render
 from bot.render import table as table_render
 from engine import scala40, scopone
@@ -84,7 +84,8 @@ class TestHandKeyboards:
         assert "Al tuo turno: 🂠 pesca" in text
         first = markup.inline_keyboard[0][0]
         assert first.text == "⤴ Scarto"
-        assert first.callback_data == f"h:987654321:{seat}:123456:t:^"
+        context = context_token(m.view(seat).hand, ui)
+        assert first.callback_data == f"h:987654321:{seat}:{context}:t:^"
 
     def test_scopone_capture_choice(self) -> None:
         m = scopone.new_match(seed=3)
@@ -99,12 +100,12 @@ class TestHandKeyboards:
         assert len(markup.inline_keyboard) == len(options) + 1
 
 
-class TestPublisherMemory:
+class TestOutboxMemory:
     def test_remembers_a_bounded_number_of_messages(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """The digests of what messages show stay bounded: the oldest edited goes first."""
-        monkeypatch.setattr(publisher, "MAX_REMEMBERED", 3)
-        pub = publisher.Publisher(bot=None)  # type: ignore[arg-type]
+        monkeypatch.setattr(delivery, "MAX_REMEMBERED", 3)
+        outbox = delivery.Outbox(bot=None, clock=lambda: 0.0)  # type: ignore[arg-type]
         for message_id in range(5):
-            pub._remember((1, message_id), f"d{message_id}")
-        pub._remember((1, 2), "again")
-        assert list(pub.shown) == [(1, 3), (1, 4), (1, 2)]
+            outbox.remember(1, message_id, f"d{message_id}")
+        outbox.remember(1, 2, "again")
+        assert list(outbox.shown) == [(1, 3), (1, 4), (1, 2)]

@@ -10,9 +10,14 @@ from typing import Any
 from fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
 
 from bot.app import build_application
+from bot.delivery import Pace
 from bot.service import Tavolo
 from bot.timers import ManualScheduler
 from storage import Store
+
+SPEED = 20.0
+"""End-to-end tests run Telegram's flood limits (the fake's) and the bot's pace this many times
+faster than real time: the same limits, without waiting a minute for a group's budget."""
 
 
 @contextlib.asynccontextmanager
@@ -22,6 +27,8 @@ async def running_bot(
     """The bot's Application (post_init included) polling the fake server, on ``database``.
 
     Turn timers run on a :class:`ManualScheduler` (its clock moves only when a test says so).
+    The bot keeps Telegram's limits at :data:`SPEED`; at the end, no request may have been
+    refused by the fake's flood limits and no press may have been answered too late.
     """
     store = Store.open(f"sqlite:///{database}")
     timers = scheduler or ManualScheduler()
@@ -33,6 +40,7 @@ async def running_bot(
         computer_pause=0,
         scheduler=timers,
         clock=timers.now,
+        pace=Pace().faster(SPEED),
     )
     try:
         async with server.run(application):
@@ -47,6 +55,10 @@ async def running_bot(
         store.close()
     identical = [c.summary() for c in server.calls if c.error and "not modified" in c.error]
     assert not identical, f"the bot sent identical edits: {identical}"
+    flooded = [c.summary() for c in server.flood_refusals]
+    assert not flooded, f"the bot went past Telegram's flood limits: {flooded}"
+    late = [c.summary() for c in server.calls_of("answerCallbackQuery", ok=False)]
+    assert not late, f"presses answered late or twice: {late}"
 
 
 async def settle(server: FakeTelegramServer, service: Tavolo) -> None:

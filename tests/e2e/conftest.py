@@ -5,17 +5,19 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from fake_telegram import FakeTelegramServer
+from bot_harness import SPEED
+from fake_telegram import FakeTelegramServer, FloodLimits
 
 
 @pytest.fixture
 async def fake_telegram() -> AsyncIterator[FakeTelegramServer]:
-    """A started :class:`FakeTelegramServer` (stopped after the test).
+    """A started :class:`FakeTelegramServer` (stopped after the test), enforcing Telegram's
+    flood limits at the end-to-end tests' speed (:data:`bot_harness.SPEED`).
 
     The test fails if the server hit a bug of its own or if a request was still in flight
     (other than a parked getUpdates) when the test ended.
     """
-    server = FakeTelegramServer()
+    server = FakeTelegramServer(flood_limits=FloodLimits().faster(SPEED))
     await server.start()
     try:
         yield server

@@ -37,6 +37,7 @@ import datetime as dt
 import inspect
 import itertools
 import json
+import math
 import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -61,6 +62,91 @@ MAX_INLINE_BUTTONS = 100
 MAX_BUTTONS_PER_ROW = 8
 MAX_CALLBACK_ANSWER_LENGTH = 200
 MAX_COMMANDS = 100
+QUERY_TIMEOUT = 15.0  # seconds within which a callback query must be answered
+
+
+@dataclass(frozen=True)
+class FloodLimits:
+    """Telegram's flood limits, as its documentation states them ("avoid sending more than one
+    message per second in a single chat", "no more than 20 messages per minute in the same
+    group", "no more than 30 messages per second" overall): past them a request gets
+    ``429 Too Many Requests: retry after N``, and the chat (or the bot) stays refused for N
+    seconds. Every request that sends, edits or deletes a message counts, whatever its outcome.
+
+    A private chat is a token bucket (a short burst, then about one a second); a group and the
+    whole bot are sliding windows. ``faster(k)`` runs the same limits with time k times faster,
+    so end-to-end tests keep them without waiting a minute for a group's budget.
+    """
+
+    private_burst: int = 3
+    private_per_second: float = 1.0
+    group_messages: int = 20
+    group_window: float = 60.0
+    overall_messages: int = 30
+    overall_window: float = 1.0
+
+    def faster(self, factor: float) -> FloodLimits:
+        return FloodLimits(
+            self.private_burst,
+            self.private_per_second * factor,
+            self.group_messages,
+            self.group_window / factor,
+            self.overall_messages,
+            self.overall_window / factor,
+        )
+
+
+# Methods that send, edit or delete a message: the ones the flood limits count.
+FLOOD_METHODS = frozenset(
+    {"sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage", "deletemessages"}
+)
+
+
+class _Flood:
+    """The fake's flood accounting: per private chat, per group, overall."""
+
+    def __init__(self, limits: FloodLimits) -> None:
+        self.limits = limits
+        self.buckets: dict[int, tuple[float, float]] = {}  # private chat -> (tokens, stamp)
+        self.windows: dict[int, list[float]] = {}  # group -> times of its recent requests
+        self.overall: list[float] = []
+        self.refused_until: dict[int | None, float] = {}  # chat (None: the bot) -> time
+
+    def check(self, chat_id: int, now: float) -> float:
+        """0 and the request counted, or the seconds to wait (the request refused)."""
+        limits = self.limits
+        wait = max(
+            self.refused_until.get(chat_id, 0.0) - now,
+            self.refused_until.get(None, 0.0) - now,
+        )
+        overall = _window_wait(self.overall, limits.overall_messages, limits.overall_window, now)
+        if chat_id < 0:
+            group = self.windows.setdefault(chat_id, [])
+            chat_wait = _window_wait(group, limits.group_messages, limits.group_window, now)
+        else:
+            tokens, stamp = self.buckets.get(chat_id, (float(limits.private_burst), now))
+            refill = (now - stamp) * limits.private_per_second
+            tokens = min(float(limits.private_burst), tokens + refill)
+            chat_wait = 0.0 if tokens >= 1 else (1 - tokens) / limits.private_per_second
+        if wait > 0 or overall > 0 or chat_wait > 0:
+            if overall > 0:
+                self.refused_until[None] = max(self.refused_until.get(None, 0.0), now + overall)
+            if chat_wait > 0:
+                until = now + chat_wait
+                self.refused_until[chat_id] = max(self.refused_until.get(chat_id, 0.0), until)
+            return max(wait, overall, chat_wait)
+        self.overall.append(now)
+        if chat_id < 0:
+            self.windows[chat_id].append(now)
+        else:
+            self.buckets[chat_id] = (tokens - 1, now)
+        return 0.0
+
+
+def _window_wait(times: list[float], limit: int, window: float, now: float) -> float:
+    while times and times[0] <= now - window:
+        times.pop(0)
+    return 0.0 if len(times) < limit else times[0] + window - now
 
 # --- Telegram's error descriptions -------------------------------------------------------------
 ERR_NOT_MODIFIED = (
@@ -1056,6 +1142,7 @@ class CallbackRecord:
     message_id: int
     data: str
     answer: JSON | None = None  # the answerCallbackQuery parameters, once answered
+    pressed: float = field(default_factory=time.monotonic)
 
 
 class Press:
@@ -1106,6 +1193,8 @@ class FakeTelegramServer:
         privacy_mode: bool = True,
         strict_html: bool = True,
         host: str = "127.0.0.1",
+        flood_limits: FloodLimits | None = FloodLimits(),
+        query_timeout: float = QUERY_TIMEOUT,
     ) -> None:
         self.token = token
         self.bot_id = bot_id if bot_id is not None else int(token.split(":", 1)[0])
@@ -1127,6 +1216,9 @@ class FakeTelegramServer:
         self.allowed_updates: list[str] = []
         self.application: Application[Any, Any, Any, Any, Any, Any] | None = None
         self.internal_errors: list[Exception] = []  # bugs in this fake server (should be [])
+        self.flood = None if flood_limits is None else _Flood(flood_limits)
+        self.query_timeout = query_timeout
+        self.flood_refusals: list[ApiCall] = []  # requests refused by the flood limits (429)
 
         self._updates: list[JSON] = []  # queued, not yet confirmed by an offset
         self._update_ids = itertools.count(10_000)
@@ -1730,6 +1822,9 @@ class FakeTelegramServer:
         if faults:
             error = faults.pop(0)
             return error.code, error.to_json()
+        flooded = self._flood_check(call)
+        if flooded is not None:
+            return flooded.code, flooded.to_json()
         try:
             if entry[1] == self._get_updates_placeholder:
                 result = await self._get_updates(call)
@@ -1744,6 +1839,22 @@ class FakeTelegramServer:
             description = f"Internal fake server error in {call.method}: {exc!r}"
             return 500, {"ok": False, "error_code": 500, "description": description}
         return 200, {"ok": True, "result": result}
+
+    def _flood_check(self, call: ApiCall) -> ApiError | None:
+        """The 429 of a request past the flood limits (None: within them, and counted)."""
+        chat_id = call.params.get("chat_id")
+        if self.flood is None or call.method.lower() not in FLOOD_METHODS:
+            return None
+        if not isinstance(chat_id, int) or isinstance(chat_id, bool):
+            return None
+        wait = self.flood.check(chat_id, time.monotonic())
+        if wait <= 0:
+            return None
+        self.flood_refusals.append(call)
+        retry_after = max(1, math.ceil(wait))
+        return ApiError(
+            429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after}
+        )
 
     # Bot API methods ----------------------------------------------------------------------
 
@@ -2017,6 +2128,8 @@ class FakeTelegramServer:
     def _answer_callback_query(self, params: JSON) -> bool:
         record = self.callbacks.get(str(params.get("callback_query_id", "")))
         if record is None or record.answer is not None:
+            raise bad_request(ERR_QUERY_INVALID)
+        if time.monotonic() - record.pressed > self.query_timeout:
             raise bad_request(ERR_QUERY_INVALID)
         text = params.get("text")
         if text is not None and len(str(text)) > MAX_CALLBACK_ANSWER_LENGTH:

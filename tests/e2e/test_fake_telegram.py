@@ -164,6 +164,7 @@ async def test_updates_offsets_and_long_polling(fake_telegram: FakeTelegramServe
 
 async def test_limits_and_html_over_http(fake_telegram: FakeTelegramServer) -> None:
     server = fake_telegram
+    server.flood = None  # many messages at once: the flood limits have their own test
     alice = server.add_user(ALICE, "Alice")
     bob = server.add_user(BOB, "Bob")
     alice.start_private()
@@ -364,6 +365,51 @@ async def test_fault_injection_commands_and_raw_http(
             assert resp.status == 404
         async with session.post(f"{server.base_url}wrong:token/getMe") as resp:
             assert resp.status == 401
+
+
+async def test_flood_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Telegram's flood limits at real speed: a private chat's burst of 3, a group's 20 a
+    minute, 30 a second overall; past them 429 with retry_after, and the chat stays refused
+    for that long; a press not answered within 15 s is too old."""
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+    async with FakeTelegramServer() as server:
+        server.add_user(ALICE, "Alice").start_private()
+        server.add_group(GROUP, "Tavolo", members=[ALICE])
+        async with Bot(server.token, base_url=server.base_url) as bot:
+            for _ in range(3):
+                await bot.send_message(ALICE, "burst")
+            with pytest.raises(RetryAfter) as limited:
+                await bot.send_message(ALICE, "one too many")
+            assert limited.value.retry_after == dt.timedelta(seconds=1)
+            assert server.flood_refusals[-1].method == "sendMessage"
+            message = await bot.send_message(GROUP, "1")
+            for n in range(2, 20):
+                await bot.edit_message_text(str(n), GROUP, message.message_id)
+            await bot.delete_message(GROUP, message.message_id)
+            with pytest.raises(RetryAfter) as limited:
+                await bot.send_message(GROUP, "21st in a minute")
+            assert limited.value.retry_after == dt.timedelta(seconds=60)
+            with pytest.raises(RetryAfter):  # refused until the wait is over
+                await bot.send_message(GROUP, "again")
+            assert len(server.flood_refusals) == 3
+            assert len(server.messages(GROUP, from_bot=True)) == 0
+    async with FakeTelegramServer() as server:
+        people = [server.add_user(ALICE + n, f"U{n}") for n in range(31)]
+        for person in people:
+            person.start_private()
+        async with Bot(server.token, base_url=server.base_url) as bot:
+            for person in people[:30]:  # 30 messages in a second are fine...
+                await bot.send_message(person.id, "hi")
+            with pytest.raises(RetryAfter):  # ... the 31st is not, whatever the chat
+                await bot.send_message(people[30].id, "hi")
+    async with FakeTelegramServer(query_timeout=0.0) as server:
+        alice = server.add_user(ALICE, "Alice")
+        alice.start_private()
+        async with Bot(server.token, base_url=server.base_url) as bot:
+            sent = await bot.send_message(ALICE, "x", reply_markup=PONG_MARKUP)
+            press = alice.press(ALICE, sent.message_id, "again")
+            with pytest.raises(BadRequest, match="Query is too old"):
+                await bot.answer_callback_query(press.id)
 
 
 async def test_wait_for_reports_last_calls(fake_telegram: FakeTelegramServer) -> None:

@@ -1,0 +1,685 @@
+"""Delivery: every message the bot sends, edits or deletes goes out here, within Telegram's limits.
+
+Telegram takes about 20 messages a minute in a group, about one a second in a private chat (with
+short bursts) and 30 a second from a bot overall, edits included, and answers ``429 retry after N``
+past them. python-telegram-bot's ``AIORateLimiter`` pauses *every* request after a 429, the
+answers to button presses included, and cannot merge what is waiting; so the bot keeps the
+limits itself, here:
+
+- one queue per chat, worked by its own task: a 429 pauses that chat only, and a busy group never
+  slows another chat;
+- a token bucket per chat and a sliding window over all chats, each counting a request from the
+  moment its answer arrives and (the window) every request still in flight, so the bot never
+  exceeds a limit however late its requests reach Telegram;
+- coalescing: a message that is shown live (a table, a hand, a lobby, a turn bell) has one entry
+  per key, rendered when its turn comes, so a burst of changes becomes one edit of the final
+  state, and an edit identical to what the message shows costs nothing;
+- priorities (:class:`Priority`): what a player waits for before the table, the table before
+  summaries and command replies; waiting raises an entry's rank (``Pace.aging``), so nothing
+  starves, and replies and clean-ups leave a token in the bucket for the more urgent;
+- command replies are absorbed: identical ones merge, one sent recently is not repeated, and a
+  reply that cannot go out within ``Pace.reply_ttl`` is dropped, never queued for minutes.
+
+Answers to button presses (``answerCallbackQuery``) never pass through here: the handlers answer
+directly, so a press is answered at once whatever the chat's budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import itertools
+import json
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+from enum import IntEnum
+
+from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
+
+log = logging.getLogger(__name__)
+
+Rendered = tuple[str, InlineKeyboardMarkup | None]
+Clock = Callable[[], float]
+MAX_REMEMBERED = 50_000
+"""Messages whose content is remembered in memory (the store keeps the tables' and hands')."""
+GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
+
+
+class Priority(IntEnum):
+    """What goes first within a chat (and, among chats, for the overall budget)."""
+
+    HAND = 0
+    """The player's hand, the turn bell, reminders: what a player is waiting for."""
+    TABLE = 1
+    """The group's live table (and the lobby before it)."""
+    NOTICE = 2
+    """Hand results, the final ranking, notices to the group: never dropped."""
+    REPLY = 3
+    """Command replies: identical ones merge; dropped when they cannot go out in time."""
+    CLEANUP = 4
+    """Deleting messages that something newer replaced."""
+
+
+RESERVE = {Priority.REPLY: 1, Priority.CLEANUP: 1}
+"""Tokens of a chat's bucket that replies and clean-ups leave for the more urgent."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """The limits the bot keeps, a little under Telegram's (the defaults), and how it waits.
+
+    A group's bucket (``group_burst`` + ``group_rate`` a second) sends at most 19 messages in
+    any minute; a private chat's, ``private_burst`` then about one a second; overall at most
+    ``overall`` requests in any ``overall_window`` seconds.
+    """
+
+    group_burst: int = 3
+    group_rate: float = 16 / 60
+    private_burst: int = 3
+    private_rate: float = 1.0
+    overall: int = 28
+    overall_window: float = 1.0
+    reply_ttl: float = 20.0
+    """Seconds a command reply may wait for its chat's budget before it is dropped; also how
+    long an identical reply is not sent again."""
+    aging: float = 2.0
+    """Seconds of waiting that raise an entry by one priority level."""
+    repost_gap: float = 10.0
+    """Seconds after a live message was posted again at the bottom during which another such
+    request only edits it (so a flood of ``/table`` costs one message)."""
+    retries: int = 3
+    """Attempts after a network failure before an entry is given up."""
+
+    def faster(self, factor: float) -> Pace:
+        """The same limits with time running ``factor`` times faster (tests)."""
+        return replace(
+            self,
+            group_rate=self.group_rate * factor,
+            private_rate=self.private_rate * factor,
+            overall_window=self.overall_window / factor,
+            reply_ttl=self.reply_ttl / factor,
+            aging=self.aging / factor,
+            repost_gap=self.repost_gap / factor,
+        )
+
+
+def digest(text: str, markup: InlineKeyboardMarkup | None) -> str:
+    """A short fingerprint of a message's text and buttons (stored, to skip identical edits)."""
+    buttons = "" if markup is None else json.dumps(markup.to_dict(), sort_keys=True)
+    return hashlib.sha256(f"{text}\x00{buttons}".encode()).hexdigest()[:32]
+
+
+class TokenBucket:
+    """``burst`` tokens, refilled at ``rate`` a second; a request spends one when it is done."""
+
+    def __init__(self, burst: int, rate: float, now: float) -> None:
+        self.burst, self.rate = burst, rate
+        self.level, self.stamp = float(burst), now
+
+    def tokens(self, now: float) -> float:
+        """Tokens available at ``now``."""
+        return min(float(self.burst), self.level + (now - self.stamp) * self.rate)
+
+    def delay(self, now: float, reserve: int = 0) -> float:
+        """Seconds until a request may start while leaving ``reserve`` tokens."""
+        need = min(1 + reserve, self.burst)
+        return max(0.0, (need - self.tokens(now)) / self.rate)
+
+    def spend(self, now: float) -> None:
+        """A request finished at ``now``."""
+        self.level, self.stamp = self.tokens(now) - 1, now
+
+
+class SlidingWindow:
+    """At most ``limit`` requests in any ``seconds``: those in flight and those finished then."""
+
+    def __init__(self, limit: int, seconds: float) -> None:
+        self.limit, self.seconds = limit, seconds
+        self.finished: deque[float] = deque()
+        self.in_flight = 0
+
+    def delay(self, now: float) -> float | None:
+        """Seconds until a request may start (0: now; None: when one in flight finishes)."""
+        while self.finished and self.finished[0] <= now - self.seconds:
+            self.finished.popleft()
+        if len(self.finished) + self.in_flight < self.limit:
+            return 0.0
+        if not self.finished:
+            return None
+        return self.finished[0] + self.seconds - now
+
+    def start(self) -> None:
+        """A request starts."""
+        self.in_flight += 1
+
+    def finish(self, now: float, counted: bool = True) -> None:
+        """A request finished at ``now`` (not ``counted``: it was never sent)."""
+        self.in_flight -= 1
+        if counted:
+            self.finished.append(now)
+
+
+class Changes:
+    """Wake-ups for tasks waiting on shared state: ``wait`` returns at the next ``notify``."""
+
+    def __init__(self) -> None:
+        self._event = asyncio.Event()
+
+    def notify(self) -> None:
+        """Wake every waiter."""
+        event, self._event = self._event, asyncio.Event()
+        event.set()
+
+    async def wait(self, timeout: float | None) -> None:
+        """Until the next notification, or ``timeout`` seconds (None: no limit)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._event.wait(), timeout)
+
+
+class Gate:
+    """The overall budget, shared by every chat; the best-ranked waiter goes first."""
+
+    def __init__(self, pace: Pace, clock: Clock) -> None:
+        self.window = SlidingWindow(pace.overall, pace.overall_window)
+        self.aging = pace.aging
+        self.clock = clock
+        self.changes = Changes()
+        self._waiting: dict[int, tuple[int, float]] = {}
+        self._tickets = itertools.count()
+
+    def _best(self, now: float) -> int:
+        return min(
+            self._waiting,
+            key=lambda t: (self._waiting[t][0] - (now - self._waiting[t][1]) / self.aging, t),
+        )
+
+    async def enter(self, priority: int, since: float) -> None:
+        """Wait for a place in the overall budget; :meth:`leave` when the request is done."""
+        ticket = next(self._tickets)
+        self._waiting[ticket] = (priority, since)
+        try:
+            while True:
+                now = self.clock()
+                delay = self.window.delay(now)
+                if delay == 0 and self._best(now) == ticket:
+                    break
+                await self.changes.wait(delay or None)
+        finally:
+            del self._waiting[ticket]
+            self.changes.notify()
+        self.window.start()
+
+    def leave(self, counted: bool = True) -> None:
+        """The request let in by :meth:`enter` is done (not ``counted``: never sent)."""
+        self.window.finish(self.clock(), counted)
+        self.changes.notify()
+
+
+@dataclass(frozen=True, slots=True)
+class Render:
+    """What a live message should show now, and which message shows it."""
+
+    message_id: int | None
+    """The message to edit; None: send a new one."""
+    shown: str | None
+    """The stored digest of what that message shows (to skip an identical edit)."""
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+
+
+Done = Callable[[int | None, str | None], None]
+"""Told the message id and digest once a message shows its render (None, None: the chat is
+closed to the bot)."""
+
+
+@dataclass(slots=True)
+class Put:
+    """Show a live message's latest render: edit it, or send it when it is gone or ``fresh``;
+    ``retire`` deletes the previous message once the new one is sent."""
+
+    render: Callable[[], Render | None]
+    done: Done
+    fresh: bool = False
+    retire: bool = False
+
+
+@dataclass(slots=True)
+class Send:
+    """Send a new message."""
+
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+    reply_to: int | None = None
+    done: Callable[[int | None], None] | None = None
+
+
+@dataclass(slots=True)
+class Delete:
+    """Delete a message."""
+
+    message_id: int
+
+
+Work = Put | Send | Delete
+
+
+@dataclass(eq=False, slots=True)
+class Entry:
+    """One waiting piece of work in a chat's queue."""
+
+    key: Hashable
+    work: Work
+    priority: Priority
+    seq: int
+    since: float
+    due: float
+    expires: float | None = None
+    attempts: int = 0
+
+    def rank(self, now: float, aging: float) -> tuple[float, int]:
+        """Lower goes first: the priority, raised by the time waited."""
+        return (self.priority - (now - self.since) / aging, self.seq)
+
+
+@dataclass(eq=False)
+class ChatQueue:
+    """A chat's waiting work, its budget and the task that works it."""
+
+    chat_id: int
+    bucket: TokenBucket
+    entries: dict[Hashable, Entry] = field(default_factory=dict)
+    paused_until: float = 0.0
+    changes: Changes = field(default_factory=Changes)
+    task: asyncio.Task[None] | None = None
+    replied: dict[str, float] = field(default_factory=dict)
+
+
+class Later(Exception):
+    """The request was refused for now (429, network): the entry goes back in the queue."""
+
+    def __init__(self, seconds: float, counts: bool) -> None:
+        super().__init__(seconds)
+        self.seconds, self.counts = seconds, counts
+
+
+class Outbox:
+    """The bot's outgoing messages, one queue per chat, within Telegram's limits."""
+
+    def __init__(self, bot: Bot, pace: Pace | None = None, clock: Clock | None = None) -> None:
+        self.bot = bot
+        self.pace = pace or Pace()
+        self.clock = clock or (lambda: asyncio.get_running_loop().time())
+        self.gate = Gate(self.pace, self.clock)
+        self.chats: dict[int, ChatQueue] = {}
+        self.shown: dict[tuple[int, int], str] = {}
+        self.sent = 0
+        self.dropped = 0
+        self.refused = 0
+        self._seq = itertools.count()
+
+    # --- what callers ask for ----------------------------------------------------------------
+
+    def put(
+        self,
+        chat_id: int,
+        key: Hashable,
+        render: Callable[[], Render | None],
+        done: Done,
+        priority: Priority,
+        *,
+        fresh: bool = False,
+        retire: bool = False,
+        delay: float = 0.0,
+    ) -> None:
+        """Show the latest render of a live message; a waiting put of the same key merges
+        into this one (rendered once, when its turn comes; ``fresh`` and ``retire`` stick)."""
+        queue = self._queue(chat_id)
+        work = Put(render, done, fresh, retire)
+        waiting = queue.entries.get(key)
+        if isinstance(waiting, Entry) and isinstance(waiting.work, Put):
+            work.fresh |= waiting.work.fresh
+            work.retire |= waiting.work.retire
+            waiting.work = work
+            waiting.priority = min(waiting.priority, priority)
+            waiting.due = min(waiting.due, self.clock() + delay)
+            queue.changes.notify()
+            return
+        self._add(queue, key, work, priority, delay=delay)
+
+    def send(
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        priority: Priority = Priority.REPLY,
+        *,
+        reply_to: int | None = None,
+        done: Callable[[int | None], None] | None = None,
+        key: Hashable = None,
+    ) -> None:
+        """Send a new message. A reply (:attr:`Priority.REPLY`) identical to one waiting (or,
+        in a group, sent within ``reply_ttl``) is not sent again, and one that cannot go out
+        within ``reply_ttl`` is dropped."""
+        queue = self._queue(chat_id)
+        expires = None
+        if priority == Priority.REPLY:
+            content = digest(text, markup)
+            sent = queue.replied.get(content)
+            recent = sent is not None and self.clock() - sent < self.pace.reply_ttl
+            if content in queue.entries or (chat_id < 0 and recent):
+                self.dropped += 1
+                return
+            key, expires = content, self.clock() + self.pace.reply_ttl
+        elif key is not None and key in queue.entries:
+            return
+        self._add(queue, key, Send(text, markup, reply_to, done), priority, expires=expires)
+
+    def delete(self, chat_id: int, message_id: int) -> None:
+        """Delete a message (after the more urgent work of its chat)."""
+        self.shown.pop((chat_id, message_id), None)
+        queue = self._queue(chat_id)
+        self._add(queue, ("delete", message_id), Delete(message_id), Priority.CLEANUP)
+
+    def remember(self, chat_id: int, message_id: int, shown: str) -> None:
+        """What a message shows (as Telegram confirmed it)."""
+        key = (chat_id, message_id)
+        self.shown.pop(key, None)  # re-insert: the dict keeps the most recent last
+        self.shown[key] = shown
+        while len(self.shown) > MAX_REMEMBERED:
+            del self.shown[next(iter(self.shown))]  # the message edited longest ago
+
+    async def drain(self) -> None:
+        """Wait until every queue is empty and nothing is in flight (tests, shutdown)."""
+        while True:
+            tasks = [q.task for q in self.chats.values() if q.task is not None]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    def waiting(self) -> int:
+        """Entries waiting in every queue."""
+        return sum(len(q.entries) for q in self.chats.values())
+
+    @property
+    def idle(self) -> bool:
+        """Nothing waiting, nothing in flight."""
+        return all(q.task is None for q in self.chats.values())
+
+    # --- queues ---------------------------------------------------------------------------
+
+    def _queue(self, chat_id: int) -> ChatQueue:
+        queue = self.chats.get(chat_id)
+        if queue is None:
+            pace, now = self.pace, self.clock()
+            if chat_id < 0:
+                bucket = TokenBucket(pace.group_burst, pace.group_rate, now)
+            else:
+                bucket = TokenBucket(pace.private_burst, pace.private_rate, now)
+            queue = self.chats[chat_id] = ChatQueue(chat_id, bucket)
+            if len(self.chats) > 10_000:
+                self._forget_idle(now)
+        return queue
+
+    def _forget_idle(self, now: float) -> None:
+        """Drop the queues of chats that are idle with a full bucket (nothing to remember)."""
+        for chat_id, queue in list(self.chats.items()):
+            idle = queue.task is None and not queue.entries and queue.paused_until <= now
+            if idle and queue.bucket.tokens(now) >= queue.bucket.burst:
+                del self.chats[chat_id]
+
+    def _add(
+        self,
+        queue: ChatQueue,
+        key: Hashable,
+        work: Work,
+        priority: Priority,
+        *,
+        delay: float = 0.0,
+        expires: float | None = None,
+    ) -> None:
+        seq = next(self._seq)
+        now = self.clock()
+        key = ("entry", seq) if key is None else key
+        queue.entries[key] = Entry(key, work, priority, seq, now, now + delay, expires)
+        queue.changes.notify()
+        if queue.task is None:
+            queue.task = asyncio.create_task(self._work(queue))
+
+    async def _work(self, queue: ChatQueue) -> None:
+        try:
+            while (entry := await self._next(queue)) is not None:
+                try:
+                    await self._perform(queue, entry)
+                except Later as later:
+                    self._again(queue, entry, later)
+                except Exception:
+                    log.exception("delivery to %s failed: %r", queue.chat_id, entry.work)
+        finally:
+            queue.task = None
+
+    async def _next(self, queue: ChatQueue) -> Entry | None:
+        """The entry to perform now, with its place in the overall budget taken."""
+        while True:
+            now = self.clock()
+            self._expire(queue, now)
+            if not queue.entries:
+                return None
+            due = [e for e in queue.entries.values() if e.due <= now]
+            if not due:
+                await queue.changes.wait(min(e.due for e in queue.entries.values()) - now)
+                continue
+            entry = min(due, key=lambda e: e.rank(now, self.pace.aging))
+            wait = max(
+                queue.paused_until - now,
+                queue.bucket.delay(now, RESERVE.get(entry.priority, 0)),
+            )
+            if wait > 0:
+                await queue.changes.wait(wait)
+                continue
+            await self.gate.enter(entry.priority, entry.since)
+            if queue.entries.get(entry.key) is not entry:  # expired while waiting
+                self.gate.leave(counted=False)
+                continue
+            del queue.entries[entry.key]
+            return entry
+
+    def _expire(self, queue: ChatQueue, now: float) -> None:
+        for key, entry in list(queue.entries.items()):
+            if entry.expires is not None and entry.expires <= now:
+                del queue.entries[key]
+                self.dropped += 1
+                log.info("dropped a reply to %s: no budget", queue.chat_id)
+
+    def _again(self, queue: ChatQueue, entry: Entry, later: Later) -> None:
+        """Put an entry back after a refusal, unless a newer one of its key replaced it."""
+        now = self.clock()
+        queue.paused_until = max(queue.paused_until, now + later.seconds)
+        entry.attempts += later.counts
+        if entry.attempts > self.pace.retries:
+            log.warning("gave up delivering to %s: %r", queue.chat_id, entry.work)
+            return
+        newer = queue.entries.get(entry.key)
+        if newer is None:
+            queue.entries[entry.key] = entry
+        elif isinstance(newer.work, Put) and isinstance(entry.work, Put):
+            newer.work.fresh |= entry.work.fresh
+            newer.work.retire |= entry.work.retire
+            newer.seq, newer.since = entry.seq, entry.since
+
+    # --- requests -----------------------------------------------------------------------------
+
+    async def _call(
+        self, queue: ChatQueue, entry: Entry, request: Callable[[], Awaitable[object]], held: bool
+    ) -> object:
+        """One request to Telegram within the budgets (``held``: the overall place is taken)."""
+        if not held:
+            await self._budget(queue, entry)
+        counted = True
+        try:
+            return await request()
+        except RetryAfter as error:
+            counted = False
+            self.refused += 1
+            seconds = _seconds(error.retry_after)
+            log.warning("429 in %s: retry after %.1f s", queue.chat_id, seconds)
+            raise Later(seconds, counts=False) from error
+        except NetworkError as error:
+            if isinstance(error, BadRequest | Forbidden):
+                raise
+            raise Later(1.0, counts=True) from error
+        finally:
+            if counted:
+                queue.bucket.spend(self.clock())
+                self.sent += 1
+            self.gate.leave(counted)
+
+    async def _budget(self, queue: ChatQueue, entry: Entry) -> None:
+        """Wait for the chat's bucket and the overall budget (a request within one entry)."""
+        while True:
+            now = self.clock()
+            wait = max(queue.paused_until - now, queue.bucket.delay(now))
+            if wait <= 0:
+                break
+            await asyncio.sleep(wait)
+        await self.gate.enter(entry.priority, entry.since)
+
+    async def _perform(self, queue: ChatQueue, entry: Entry) -> None:
+        work = entry.work
+        if isinstance(work, Put):
+            await self._put(queue, entry, work)
+        elif isinstance(work, Send):
+            await self._send(queue, entry, work)
+        else:
+            await self._delete(queue, entry, work)
+
+    async def _put(self, queue: ChatQueue, entry: Entry, work: Put) -> None:
+        try:
+            render = work.render()
+        except Exception:
+            self.gate.leave(counted=False)
+            raise
+        if render is None:
+            self.gate.leave(counted=False)
+            return
+        chat_id, content = queue.chat_id, digest(render.text, render.markup)
+        held = True
+        if not work.fresh and render.message_id is not None:
+            key = (chat_id, render.message_id)
+            if self.shown.get(key, render.shown) == content:
+                self.gate.leave(counted=False)
+                work.done(render.message_id, content)
+                return
+            try:
+                await self._call(queue, entry, lambda: self._edit(chat_id, render), held)
+            except BadRequest as error:
+                if "not modified" not in error.message.lower():
+                    if not any(gone in error.message.lower() for gone in GONE):
+                        raise
+                    log.info("message %s is gone: %s", key, error.message)
+                    self.shown.pop(key, None)
+                    work.fresh = True
+                    held = False
+            except Forbidden:
+                work.done(None, None)
+                return
+            if not work.fresh:
+                self.remember(chat_id, render.message_id, content)
+                work.done(render.message_id, content)
+                return
+        try:
+            sent = await self._call(
+                queue, entry, lambda: self._post(chat_id, render.text, render.markup), held
+            )
+        except Forbidden:
+            work.done(None, None)
+            return
+        assert isinstance(sent, Message)
+        self.remember(chat_id, sent.message_id, content)
+        work.done(sent.message_id, content)
+        old = render.message_id
+        if work.retire and old is not None and old != sent.message_id:
+            self.delete(chat_id, old)
+
+    async def _send(self, queue: ChatQueue, entry: Entry, work: Send) -> None:
+        chat_id = queue.chat_id
+        try:
+            sent = await self._call(
+                queue,
+                entry,
+                lambda: self._post(chat_id, work.text, work.markup, work.reply_to),
+                held=True,
+            )
+        except Forbidden:
+            log.info("chat %s is closed to the bot", chat_id)
+            if work.done is not None:
+                work.done(None)
+            return
+        assert isinstance(sent, Message)
+        if entry.priority == Priority.REPLY:
+            queue.replied[str(entry.key)] = self.clock()
+            if len(queue.replied) > 100:
+                queue.replied.pop(next(iter(queue.replied)))
+        self.remember(chat_id, sent.message_id, digest(work.text, work.markup))
+        if work.done is not None:
+            work.done(sent.message_id)
+
+    async def _delete(self, queue: ChatQueue, entry: Entry, work: Delete) -> None:
+        try:
+            await self._call(
+                queue,
+                entry,
+                lambda: self.bot.delete_message(queue.chat_id, work.message_id),
+                held=True,
+            )
+        except (BadRequest, Forbidden) as error:
+            log.info("delete of %s/%s failed: %s", queue.chat_id, work.message_id, error)
+
+    def _edit(self, chat_id: int, render: Render) -> Awaitable[object]:
+        assert render.message_id is not None
+        return self.bot.edit_message_text(
+            render.text,
+            chat_id,
+            render.message_id,
+            parse_mode=ParseMode.HTML,
+            reply_markup=render.markup,
+        )
+
+    def _post(
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        reply_to: int | None = None,
+    ) -> Awaitable[Message]:
+        reply = (
+            None
+            if reply_to is None
+            else ReplyParameters(reply_to, allow_sending_without_reply=True)
+        )
+        return self.bot.send_message(
+            chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, reply_parameters=reply
+        )
+
+
+def _seconds(value: int | float | timedelta) -> float:
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+__all__ = [
+    "Delete",
+    "Done",
+    "Outbox",
+    "Pace",
+    "Priority",
+    "Put",
+    "Render",
+    "Rendered",
+    "Send",
+    "digest",
+]
