@@ -148,6 +148,7 @@ def _window_wait(times: list[float], limit: int, window: float, now: float) -> f
         times.pop(0)
     return 0.0 if len(times) < limit else times[0] + window - now
 
+
 # --- Telegram's error descriptions -------------------------------------------------------------
 ERR_NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup are "
@@ -1143,6 +1144,12 @@ class CallbackRecord:
     data: str
     answer: JSON | None = None  # the answerCallbackQuery parameters, once answered
     pressed: float = field(default_factory=time.monotonic)
+    answered_at: float | None = None  # time.monotonic() of the answer
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from the press to its answer (None: not answered)."""
+        return None if self.answered_at is None else self.answered_at - self.pressed
 
 
 class Press:
@@ -1228,7 +1235,7 @@ class FakeTelegramServer:
         self._parked: set[int] = set()  # seq of getUpdates calls waiting for updates
         self._poll_generation = 0
         self._polling_seen = False
-        self._faults: dict[str, list[ApiError]] = {}
+        self._faults: dict[str, list[tuple[int | None, ApiError]]] = {}
         self._version = 0
         self._changed = asyncio.Event()
         self._closing = False
@@ -1357,8 +1364,10 @@ class FakeTelegramServer:
         description: str | None = None,
         migrate_to_chat_id: int | None = None,
         times: int = 1,
+        chat_id: int | None = None,
     ) -> None:
-        """Make the next ``times`` calls of ``method`` fail without side effects.
+        """Make the next ``times`` calls of ``method`` (to ``chat_id``, if given) fail without
+        side effects.
 
         429 -> "Too Many Requests: retry after N" with ``parameters.retry_after`` (PTB raises
         RetryAfter); 403 -> "Forbidden: bot was blocked by the user"; 400 -> BadRequest.
@@ -1376,7 +1385,9 @@ class FakeTelegramServer:
         if migrate_to_chat_id is not None:
             parameters = {**(parameters or {}), "migrate_to_chat_id": migrate_to_chat_id}
         faults = self._faults.setdefault(method.lower(), [])
-        faults.extend(ApiError(error_code, description, parameters) for _ in range(times))
+        faults.extend(
+            (chat_id, ApiError(error_code, description, parameters)) for _ in range(times)
+        )
 
     # simulated world ---------------------------------------------------------------------
 
@@ -1818,10 +1829,11 @@ class FakeTelegramServer:
                 )
                 return error.code, error.to_json()
             return 404, {"ok": False, "error_code": 404, "description": "Not Found"}
-        faults = self._faults.get(call.method.lower())
-        if faults:
-            error = faults.pop(0)
-            return error.code, error.to_json()
+        faults = self._faults.get(call.method.lower(), [])
+        for index, (chat_id, error) in enumerate(faults):
+            if chat_id is None or chat_id == call.params.get("chat_id"):
+                del faults[index]
+                return error.code, error.to_json()
         flooded = self._flood_check(call)
         if flooded is not None:
             return flooded.code, flooded.to_json()
@@ -2140,6 +2152,7 @@ class FakeTelegramServer:
             "url": params.get("url"),
             "cache_time": params.get("cache_time"),
         }
+        record.answered_at = time.monotonic()
         return True
 
     def _get_chat(self, params: JSON) -> JSON:
