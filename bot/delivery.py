@@ -32,6 +32,7 @@ import hashlib
 import itertools
 import json
 import logging
+import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field, replace
@@ -41,6 +42,7 @@ from enum import IntEnum
 from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
+from telegram.warnings import PTBDeprecationWarning
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +148,8 @@ class SlidingWindow:
 
     def delay(self, now: float) -> float | None:
         """Seconds until a request may start (0: now; None: when one in flight finishes)."""
-        while self.finished and self.finished[0] <= now - self.seconds:
+        # The same sum decides both, so a request is never let in a float's width early.
+        while self.finished and self.finished[0] + self.seconds <= now:
             self.finished.popleft()
         if len(self.finished) + self.in_flight < self.limit:
             return 0.0
@@ -526,7 +529,7 @@ class Outbox:
         except RetryAfter as error:
             counted = False
             self.refused += 1
-            seconds = _seconds(error.retry_after)
+            seconds = retry_seconds(error)
             log.warning("429 in %s: retry after %.1f s", queue.chat_id, seconds)
             raise Later(seconds, counts=False) from error
         except NetworkError as error:
@@ -667,7 +670,12 @@ class Outbox:
         )
 
 
-def _seconds(value: int | float | timedelta) -> float:
+def retry_seconds(error: RetryAfter) -> float:
+    """The wait a 429 asks for, in seconds (as an int or a timedelta, whichever way
+    python-telegram-bot is set to give it)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        value = error.retry_after
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 

@@ -200,7 +200,7 @@ def scopone_hand(
     names: list[str],
     group: str,
     lang: str,
-) -> tuple[str, InlineKeyboardMarkup]:
+) -> tuple[str, InlineKeyboardMarkup | None]:
     """The Scopone hand: the cards as buttons; then the capture choice when several are allowed."""
     keys = HandKeys(match_id, seat, ui, lang, view.hand)
     lines = [t(lang, "hand.title", game=t(lang, "game.scopone"), group=escape(group))]
@@ -221,7 +221,8 @@ def scopone_hand(
         keyboard = rows(
             [keys.button(show.card(face), "p", index) for index, face in enumerate(hand)], 5
         )
-    return clip("\n".join(lines)), InlineKeyboardMarkup(keyboard)
+    # An empty keyboard is not valid JSON markup for Telegram: no cards, no keyboard.
+    return clip("\n".join(lines)), InlineKeyboardMarkup(keyboard) if keyboard else None
 
 
 def _capture_label(action_text: str, lang: str) -> str:

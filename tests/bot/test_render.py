@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from telegram import InlineKeyboardMarkup
@@ -95,9 +96,20 @@ class TestHandKeyboards:
         card = str(view.hand[0])
         ui = HandUI(mode="capture", pending=card)
         _, markup = hand_render.scopone_hand(1, seat, view, ui, NAMES, "G", "en")
+        assert markup is not None
         check_keyboard(markup)
         options = [a for a in view.legal_actions if str(a.card) == card]
         assert len(markup.inline_keyboard) == len(options) + 1
+
+    def test_scopone_hand_without_cards_has_no_keyboard(self) -> None:
+        """A player who laid their last card waits for the deal: no buttons (an empty keyboard
+        is markup Telegram cannot parse)."""
+        m = scopone.new_match(seed=3)
+        seat = m.to_play
+        assert seat is not None
+        view = replace(m.view(seat), hand=())
+        text, markup = hand_render.scopone_hand(1, seat, view, HandUI(), NAMES, "G", "en")
+        assert markup is None and text.startswith("🃏 <b>Scopone</b> · G")
 
 
 class TestOutboxMemory:

@@ -144,7 +144,7 @@ class _Flood:
 
 
 def _window_wait(times: list[float], limit: int, window: float, now: float) -> float:
-    while times and times[0] <= now - window:
+    while times and times[0] + window <= now:
         times.pop(0)
     return 0.0 if len(times) < limit else times[0] + window - now
 

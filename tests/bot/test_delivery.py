@@ -1,0 +1,222 @@
+"""The outbox: the bot's pace never trips Telegram's flood limits, whatever the latencies;
+live messages coalesce, priorities hold, replies are absorbed, a 429 pauses one chat."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from telegram import Chat, Message
+from telegram.error import BadRequest, Forbidden, RetryAfter
+
+from bot.delivery import Outbox, Pace, Priority, Render, SlidingWindow, TokenBucket
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "e2e"))
+from fake_telegram import FloodLimits, _Flood
+
+LATENCY = st.floats(min_value=0.0, max_value=2.0)
+GAP = st.floats(min_value=0.0, max_value=3.0)
+
+
+class TestPaceAgainstTelegram:
+    """The bot counts a request when its answer arrives (and, overall, while it is in flight);
+    Telegram counts it when it arrives. Whatever the latencies, Telegram never refuses."""
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(st.tuples(LATENCY, LATENCY, GAP), min_size=1, max_size=80), st.booleans())
+    def test_one_chat(self, requests: list[tuple[float, float, float]], group: bool) -> None:
+        pace, flood = Pace(), _Flood(FloodLimits())
+        chat_id = -5 if group else 5
+        if group:
+            bucket = TokenBucket(pace.group_burst, pace.group_rate, 0.0)
+        else:
+            bucket = TokenBucket(pace.private_burst, pace.private_rate, 0.0)
+        now = 0.0
+        for out, back, gap in requests:
+            now += bucket.delay(now)
+            arrival = now + out
+            assert flood.check(chat_id, arrival) == 0
+            now = arrival + back
+            bucket.spend(now)
+            now += gap
+
+    @settings(max_examples=50, deadline=None)
+    @given(st.lists(st.tuples(LATENCY, LATENCY), min_size=200, max_size=400))
+    def test_many_chats_overall(self, latencies: list[tuple[float, float]]) -> None:
+        """60 private chats sending at once share the overall window (30 a second)."""
+        pace, flood = Pace(), _Flood(FloodLimits())
+        window = SlidingWindow(pace.overall, pace.overall_window)
+        buckets = {c: TokenBucket(pace.private_burst, pace.private_rate, 0.0) for c in range(60)}
+        events: list[tuple[float, int, str, int]] = [
+            (0.0, n, "ready", c) for n, c in enumerate(buckets)
+        ]
+        order = itertools.count(len(events))
+        pending = iter(latencies)
+        while events:
+            now, _, kind, chat = heapq.heappop(events)
+            if kind == "arrive":
+                assert flood.check(chat + 1, now) == 0
+                continue
+            if kind == "done":
+                window.finish(now)
+                buckets[chat].spend(now)
+                kind = "ready"
+            wait_window = window.delay(now)
+            wait = max(buckets[chat].delay(now), wait_window or 0.0)
+            if wait_window is None:
+                wait = 0.01  # until a request in flight is done
+            if wait > 0:
+                heapq.heappush(events, (now + wait, next(order), "ready", chat))
+                continue
+            latency = next(pending, None)
+            if latency is None:
+                continue
+            window.start()
+            out, back = latency
+            heapq.heappush(events, (now + out, next(order), "arrive", chat))
+            heapq.heappush(events, (now + out + back, next(order), "done", chat))
+
+
+class StubBot:
+    """Records what the outbox asks of Telegram; fails as told."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int, object]] = []
+        self.failures: dict[tuple[str, int], list[Exception]] = {}
+        self._ids = itertools.count(100)
+
+    def fail(self, method: str, chat_id: int, *errors: Exception) -> None:
+        self.failures.setdefault((method, chat_id), []).extend(errors)
+
+    def _call(self, method: str, chat_id: int, what: object) -> None:
+        failures = self.failures.get((method, chat_id))
+        if failures:
+            raise failures.pop(0)
+        self.calls.append((method, chat_id, what))
+
+    def _message(self, chat_id: int, text: str) -> Message:
+        chat = Chat(chat_id, Chat.GROUP if chat_id < 0 else Chat.PRIVATE)
+        return Message(next(self._ids), datetime.now(UTC), chat, text=text)
+
+    async def send_message(self, chat_id: int, text: str, **_: object) -> Message:
+        self._call("send", chat_id, text)
+        return self._message(chat_id, text)
+
+    async def edit_message_text(
+        self, text: str, chat_id: int, message_id: int, **_: object
+    ) -> Message:
+        self._call("edit", chat_id, (message_id, text))
+        return self._message(chat_id, text)
+
+    async def delete_message(self, chat_id: int, message_id: int) -> bool:
+        self._call("delete", chat_id, message_id)
+        return True
+
+
+FAST = Pace().faster(100)
+
+
+def outbox() -> tuple[Outbox, StubBot]:
+    bot = StubBot()
+    return Outbox(bot, FAST), bot  # type: ignore[arg-type]
+
+
+class LiveMessage:
+    """A live message as the service keeps one: its id and digest, and what it should show."""
+
+    def __init__(self, message_id: int | None = None) -> None:
+        self.message_id, self.shown, self.text = message_id, None, "v0"
+        self.done: list[int | None] = []
+
+    def render(self) -> Render:
+        return Render(self.message_id, self.shown, self.text)
+
+    def store(self, message_id: int | None, shown: str | None) -> None:
+        self.done.append(message_id)
+        if message_id is not None:
+            self.message_id, self.shown = message_id, shown
+
+
+async def test_a_burst_of_changes_is_one_edit_of_the_last() -> None:
+    box, bot = outbox()
+    live = LiveMessage(7)
+    for n in range(1, 11):
+        live.text = f"v{n}"
+        box.put(1, "hand", live.render, live.store, Priority.HAND)
+    await box.drain()
+    assert bot.calls == [("edit", 1, (7, "v10"))]
+    box.put(1, "hand", live.render, live.store, Priority.HAND)  # nothing new to show
+    await box.drain()
+    assert len(bot.calls) == 1 and live.done == [7, 7]
+
+
+async def test_the_player_first_then_the_table_then_replies() -> None:
+    box, bot = outbox()
+    table, hand = LiveMessage(1), LiveMessage(2)
+    box.send(9, "reply")
+    box.put(9, "table", table.render, table.store, Priority.TABLE)
+    box.put(9, "hand", hand.render, hand.store, Priority.HAND)
+    await box.drain()
+    assert [what for _, _, what in bot.calls] == [(2, "v0"), (1, "v0"), "reply"]
+
+
+async def test_replies_merge_and_are_not_repeated_in_a_group() -> None:
+    box, bot = outbox()
+    for _ in range(5):
+        box.send(-3, "Punteggio")
+        box.send(4, "Punteggio")
+    await box.drain()
+    box.send(-3, "Punteggio")  # sent a moment ago in this group: not again
+    box.send(4, "Punteggio")  # a private chat asks again: answered again
+    await box.drain()
+    assert bot.calls == [
+        ("send", -3, "Punteggio"),
+        ("send", 4, "Punteggio"),
+        ("send", 4, "Punteggio"),
+    ]
+    assert box.dropped == 9
+
+
+async def test_a_429_pauses_its_chat_only_and_late_replies_are_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")  # RetryAfter's own warning otherwise
+    box, bot = outbox()
+    wait = FAST.reply_ttl * 2
+    bot.fail("edit", -1, RetryAfter(timedelta(seconds=wait)))
+    table_a, table_b = LiveMessage(1), LiveMessage(2)
+    box.put(-1, "table", table_a.render, table_a.store, Priority.TABLE)
+    await_first = box.chats[-1]
+    box.send(-1, "a reply that waits too long")
+    box.put(-2, "table", table_b.render, table_b.store, Priority.TABLE)
+    await box.drain()
+    assert bot.calls == [("edit", -2, (2, "v0")), ("edit", -1, (1, "v0"))]
+    assert box.refused == 1 and box.dropped == 1 and await_first.paused_until > 0
+
+
+async def test_a_message_gone_is_sent_again_and_a_bell_retires_the_old_one() -> None:
+    box, bot = outbox()
+    hand = LiveMessage(5)
+    bot.fail("edit", 8, BadRequest("Message to edit not found"))
+    box.put(8, "hand", hand.render, hand.store, Priority.HAND)
+    await box.drain()
+    assert bot.calls == [("send", 8, "v0")] and hand.message_id == 100
+    bell = LiveMessage(100)
+    box.put(8, "bell", bell.render, bell.store, Priority.HAND, fresh=True, retire=True)
+    await box.drain()
+    assert bot.calls[1:] == [("send", 8, "v0"), ("delete", 8, 100)] and bell.message_id == 101
+
+
+async def test_a_chat_closed_to_the_bot_is_reported() -> None:
+    box, bot = outbox()
+    hand = LiveMessage(5)
+    bot.fail("edit", 8, Forbidden("Forbidden: bot was blocked by the user"))
+    box.put(8, "hand", hand.render, hand.store, Priority.HAND)
+    await box.drain()
+    assert bot.calls == [] and hand.done == [None]
