@@ -278,8 +278,11 @@ class Core:
         if shown != record.table_digest:
             self.store.set_table_digest(match_id, shown)
 
-    def request_hand(self, match_id: int, seat: int, fresh: bool = False) -> None:
-        """Show a seat's latest hand in its private hand message (``fresh``: a new message)."""
+    def request_hand(
+        self, match_id: int, seat: int, fresh: bool = False, tap: bool = False
+    ) -> None:
+        """Show a seat's latest hand in its private hand message (``fresh``: a new message;
+        ``tap``: a change of the player's own, gathered with the taps that follow it)."""
         user = self.store.get_match(match_id).seats[seat].user_id
         if user is None:
             return
@@ -290,6 +293,7 @@ class Core:
             lambda message_id, shown: self._hand_shown(match_id, seat, message_id, shown),
             Priority.HAND,
             fresh=fresh,
+            gather=tap,
         )
 
     def _hand_render(self, match_id: int, seat: int, user: int) -> Render | None:

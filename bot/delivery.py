@@ -32,6 +32,7 @@ import hashlib
 import itertools
 import json
 import logging
+import math
 import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
@@ -92,6 +93,8 @@ class Pace:
     long an identical reply is not sent again."""
     aging: float = 2.0
     """Seconds of waiting that raise an entry by one priority level."""
+    gather: float = 0.4
+    """Seconds a burst of taps is gathered into one edit (:meth:`Outbox.put`)."""
     repost_gap: float = 10.0
     """Seconds after a live message was posted again at the bottom during which another such
     request only edits it (so a flood of ``/table`` costs one message)."""
@@ -107,6 +110,7 @@ class Pace:
             overall_window=self.overall_window / factor,
             reply_ttl=self.reply_ttl / factor,
             aging=self.aging / factor,
+            gather=self.gather / factor,
             repost_gap=self.repost_gap / factor,
         )
 
@@ -284,6 +288,7 @@ class Entry:
     due: float
     expires: float | None = None
     attempts: int = 0
+    gathering: bool = False
 
     def rank(self, now: float, aging: float) -> tuple[float, int]:
         """Lower goes first: the priority, raised by the time waited."""
@@ -301,6 +306,7 @@ class ChatQueue:
     changes: Changes = field(default_factory=Changes)
     task: asyncio.Task[None] | None = None
     replied: dict[str, float] = field(default_factory=dict)
+    shown_at: dict[Hashable, float] = field(default_factory=dict)
 
 
 class Later(Exception):
@@ -339,21 +345,34 @@ class Outbox:
         fresh: bool = False,
         retire: bool = False,
         delay: float = 0.0,
+        gather: bool = False,
     ) -> None:
-        """Show the latest render of a live message; a waiting put of the same key merges
-        into this one (rendered once, when its turn comes; ``fresh`` and ``retire`` stick)."""
-        queue = self._queue(chat_id)
+        """Show the latest render of a live message, after ``delay`` seconds; a waiting put of
+        the same key merges into this one (rendered once, when its turn comes; ``fresh`` and
+        ``retire`` stick).
+
+        ``gather`` is for changes that come in bursts (a player's taps): shown at once when the
+        message was not edited in the last ``Pace.gather`` seconds, else once the taps pause
+        for that long, so a burst of taps costs one edit of the final state, or two.
+        """
+        queue, now = self._queue(chat_id), self.clock()
         work = Put(render, done, fresh, retire)
+        due = now + delay
+        if gather and now - queue.shown_at.get(key, -math.inf) < self.pace.gather:
+            due = now + self.pace.gather
         waiting = queue.entries.get(key)
         if isinstance(waiting, Entry) and isinstance(waiting.work, Put):
             work.fresh |= waiting.work.fresh
             work.retire |= waiting.work.retire
             waiting.work = work
             waiting.priority = min(waiting.priority, priority)
-            waiting.due = min(waiting.due, self.clock() + delay)
+            if gather and waiting.gathering:
+                waiting.due = max(waiting.due, now + self.pace.gather)
+            else:
+                waiting.due, waiting.gathering = min(waiting.due, due), False
             queue.changes.notify()
             return
-        self._add(queue, key, work, priority, delay=delay)
+        self._add(queue, key, work, priority, delay=due - now, gathering=gather)
 
     def send(
         self,
@@ -445,11 +464,13 @@ class Outbox:
         *,
         delay: float = 0.0,
         expires: float | None = None,
+        gathering: bool = False,
     ) -> None:
         seq = next(self._seq)
         now = self.clock()
         key = ("entry", seq) if key is None else key
-        queue.entries[key] = Entry(key, work, priority, seq, now, now + delay, expires)
+        entry = Entry(key, work, priority, seq, now, now + delay, expires, gathering=gathering)
+        queue.entries[key] = entry
         queue.changes.notify()
         if queue.task is None:
             queue.task = asyncio.create_task(self._work(queue))
@@ -570,44 +591,70 @@ class Outbox:
         if render is None:
             self.gate.leave(counted=False)
             return
-        chat_id, content = queue.chat_id, digest(render.text, render.markup)
+        content = digest(render.text, render.markup)
         held = True
         if not work.fresh and render.message_id is not None:
-            key = (chat_id, render.message_id)
-            if self.shown.get(key, render.shown) == content:
-                self.gate.leave(counted=False)
+            if self.shown.get((queue.chat_id, render.message_id), render.shown) == content:
+                self.gate.leave(counted=False)  # it shows that already
                 work.done(render.message_id, content)
                 return
-            try:
-                await self._call(queue, entry, lambda: self._edit(chat_id, render), held)
-            except BadRequest as error:
-                if "not modified" not in error.message.lower():
-                    if not any(gone in error.message.lower() for gone in GONE):
-                        raise
-                    log.info("message %s is gone: %s", key, error.message)
-                    self.shown.pop(key, None)
-                    work.fresh = True
-                    held = False
-            except Forbidden:
-                work.done(None, None)
+            edited = await self._edit_in_place(queue, entry, render, content)
+            if edited is not False:
                 return
-            if not work.fresh:
-                self.remember(chat_id, render.message_id, content)
-                work.done(render.message_id, content)
-                return
+            work.fresh, held = True, False  # the message is gone: send it anew
+        await self._send_anew(queue, entry, render, content, held)
+
+    async def _edit_in_place(
+        self, queue: ChatQueue, entry: Entry, render: Render, content: str
+    ) -> bool | None:
+        """Edit the render's message: True when done, None when the chat is closed to the
+        bot, False when the message is gone."""
+        assert isinstance(entry.work, Put) and render.message_id is not None
+        chat_id, message_id = queue.chat_id, render.message_id
+        try:
+            await self._call(queue, entry, lambda: self._edit(chat_id, render), held=True)
+        except Forbidden:
+            entry.work.done(None, None)
+            return None
+        except BadRequest as error:
+            text = error.message.lower()
+            if "not modified" not in text:
+                if not any(gone in text for gone in GONE):
+                    raise
+                log.info("message %s/%s is gone: %s", chat_id, message_id, error.message)
+                self.shown.pop((chat_id, message_id), None)
+                return False
+        self._shown(queue, entry, message_id, content)
+        return True
+
+    async def _send_anew(
+        self, queue: ChatQueue, entry: Entry, render: Render, content: str, held: bool
+    ) -> None:
+        """Send the render as a new message (and retire the old one, for a bell)."""
+        assert isinstance(entry.work, Put)
+        chat_id = queue.chat_id
         try:
             sent = await self._call(
                 queue, entry, lambda: self._post(chat_id, render.text, render.markup), held
             )
         except Forbidden:
-            work.done(None, None)
+            entry.work.done(None, None)
             return
         assert isinstance(sent, Message)
-        self.remember(chat_id, sent.message_id, content)
-        work.done(sent.message_id, content)
+        self._shown(queue, entry, sent.message_id, content)
         old = render.message_id
-        if work.retire and old is not None and old != sent.message_id:
+        if entry.work.retire and old is not None and old != sent.message_id:
             self.delete(chat_id, old)
+
+    def _shown(self, queue: ChatQueue, entry: Entry, message_id: int, content: str) -> None:
+        """A live message shows its render now (as Telegram confirmed)."""
+        assert isinstance(entry.work, Put)
+        self.remember(queue.chat_id, message_id, content)
+        queue.shown_at.pop(entry.key, None)
+        queue.shown_at[entry.key] = self.clock()
+        if len(queue.shown_at) > 20:
+            del queue.shown_at[next(iter(queue.shown_at))]
+        entry.work.done(message_id, content)
 
     async def _send(self, queue: ChatQueue, entry: Entry, work: Send) -> None:
         chat_id = queue.chat_id

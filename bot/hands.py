@@ -59,7 +59,7 @@ class Hands(Core):
 
     async def _set_ui(self, record: MatchRecord, seat: int, ui: HandUI) -> None:
         self.store.update_seat_ui(record.id, seat, ui.version, **ui_changes(ui))
-        self.request_hand(record.id, seat)
+        self.request_hand(record.id, seat, tap=True)
 
     async def _scala40_press(
         self, record: MatchRecord, match: scala40.Match, data: callbacks.Callback, lang: str

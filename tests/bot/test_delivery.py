@@ -6,6 +6,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import sys
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -220,3 +221,19 @@ async def test_a_chat_closed_to_the_bot_is_reported() -> None:
     box.put(8, "hand", hand.render, hand.store, Priority.HAND)
     await box.drain()
     assert bot.calls == [] and hand.done == [None]
+
+
+async def test_a_burst_of_taps_costs_two_edits() -> None:
+    """The first tap shows at once; the taps right after it are gathered into one edit of the
+    final state, sent once they pause."""
+    bot = StubBot()
+    box = Outbox(bot, replace(FAST, gather=0.2))  # type: ignore[arg-type]
+    hand = LiveMessage(3)
+    hand.text = "tap 1"
+    box.put(1, "hand", hand.render, hand.store, Priority.HAND, gather=True)
+    await box.drain()
+    for n in range(2, 8):
+        hand.text = f"tap {n}"
+        box.put(1, "hand", hand.render, hand.store, Priority.HAND, gather=True)
+    await box.drain()
+    assert bot.calls == [("edit", 1, (3, "tap 1")), ("edit", 1, (3, "tap 7"))]
