@@ -1,35 +1,52 @@
-"""``python -m bench bot``: the real bot under load from simulated players on a fake Bot API.
+"""``python -m bench bot``: the real bot on the project's fake Bot API, under Telegram's limits.
 
-N two-player Scala 40 matches run at once against the project's fake Telegram server (the one
-the end-to-end tests own, on 127.0.0.1). The player to move presses about every ``--interval``
-seconds: draw, pick a card, discard it. Printed: the press-to-answer (answerCallbackQuery)
-latency p50/p99, the lag from a move's answer to the table edit that shows it, and Bot API calls
-per move besides the turn notification.
+The fake (``tests/e2e/fake_telegram.py``) enforces Telegram's flood limits at real speed. Two
+measurements:
+
+- **load**: ``--matches`` two-player Scala 40 matches in as many groups, each player pressing at
+  a person's pace (1 to 2 s after their hand shows their previous press: draw, pick a card,
+  discard), while one more group spams ``/punti`` and ``/tavolo`` (``--spam`` a second).
+  Printed: requests refused by the flood limits (429), press -> answer (as the fake times it)
+  in the playing matches, presses answered late, move -> table edit, Bot API requests per move,
+  and what the spam cost its group.
+- **taps**: a player taps 6 cards in 2 s, then ``➕`` (``--taps`` times): ``➕`` -> the final
+  keyboard, and how many edits of the hand each burst cost.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import platform
 import random
+import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "scala40"))
 
-from fake_telegram import FakeMessage, FakeTelegramServer
+from fake_telegram import ApiCall, CallbackRecord, FakeMessage, FakeTelegramServer
+from s40_helpers import position
 
 from bot.app import build_application
+from bot.render.cards import card as pretty
 from bot.service import Tavolo
 from engine.scala40 import Options, new_match
 from storage import Store
 
 GROUP_BASE, USER_BASE = -2_000_000, 3_000_000
+SPAM_GROUP, SPAMMER = -1_900_000, 2_900_000
+TAP_GROUP, TAPPER, TAP_PARTNER = -1_800_000, 2_800_000, 2_800_001
+TAP_HANDS = ("3C 4C 5C 6C 7C 8C 2S 9D KH QS 5H 2D 5D", "10S JS QS KS JK 6H 7H 8C 2H 3S QD QC 9H")
+TAP_RUN = ("3C", "4C", "5C", "6C", "7C", "8C")
+MESSAGE_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage")
 
 
 def _percentile(samples: list[float], q: float) -> float:
@@ -37,27 +54,12 @@ def _percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def _seed_matches(database: Path, matches: int) -> list[tuple[int, int, list[int]]]:
-    """Stored, started matches: (match id, group id, user ids)."""
-    store = Store.open(f"sqlite:///{database}")
-    out = []
-    try:
-        for n in range(matches):
-            group = GROUP_BASE - n
-            users = [USER_BASE + 2 * n, USER_BASE + 2 * n + 1]
-            for user in users:
-                store.upsert_user(user, f"P{user}", "en")
-                store.set_private_chat(user, True)
-            record = store.create_match(
-                group, "scala40", Options().to_dict(), users[0], "A", seed=n
-            )
-            record = store.add_seat(record.id, users[1], "B")
-            match = new_match(players=2, seed=n)
-            store.start_match(record.id, match.to_json(), record.version)
-            out.append((record.id, group, users))
-    finally:
-        store.close()
-    return out
+def _ms(samples: list[float]) -> str:
+    return (
+        f"p50 {_percentile(samples, 0.5) * 1000:.0f} ms, "
+        f"p99 {_percentile(samples, 0.99) * 1000:.0f} ms, "
+        f"max {max(samples, default=float('nan')) * 1000:.0f} ms"
+    )
 
 
 def _buttons(message: FakeMessage | None) -> dict[str, str]:
@@ -69,184 +71,272 @@ def _buttons(message: FakeMessage | None) -> dict[str, str]:
     }
 
 
+def _store_match(store: Store, group: int, users: list[int], state_json: str, title: str) -> int:
+    """A started two-player Scala 40 match in ``group``, stored as the bot stores one."""
+    for user in users:
+        store.upsert_user(user, f"P{user}", "en")
+        store.set_private_chat(user, True)
+    store.set_chat_title(group, title)
+    record = store.create_match(group, "scala40", Options().to_dict(), users[0], "A", seed=group)
+    record = store.add_seat(record.id, users[1], "B")
+    store.start_match(record.id, state_json, record.version)
+    return record.id
+
+
 class Load:
-    """Simulated players and the figures they collect."""
+    """Simulated players at a person's pace, and what they measure."""
 
-    def __init__(self, server: FakeTelegramServer, service: Tavolo, interval: float) -> None:
-        self.server, self.service, self.interval = server, service, interval
-        self.answer_latency: list[float] = []
+    def __init__(self, server: FakeTelegramServer, service: Tavolo, seed: int) -> None:
+        self.server, self.service = server, service
+        self.rng = random.Random(seed)
+        self.presses: list[CallbackRecord] = []
         self.table_lag: list[float] = []
+        self.tables_unseen = 0
         self.moves = 0
-        self.toggles = 0
-        self.rng = random.Random(1)
-        self.seats: dict[int, tuple[int, int]] = {}
+        self._watchers: set[asyncio.Task[None]] = set()
 
-    async def press(self, user_id: int, message_id: int, data: str) -> dict[str, Any]:
-        start = time.perf_counter()
-        answer: dict[str, Any] = (
-            await self.server.user(user_id)
-            .press(user_id, message_id, data, force=True)
-            .answered(timeout=60)
-        )
-        self.answer_latency.append(time.perf_counter() - start)
-        await self.hand_current(user_id)
-        return answer
-
-    async def hand_current(self, user_id: int) -> None:
-        """Like a person, look at the hand again only once its new keyboard has arrived."""
-        match_id, seat = self.seats[user_id]
-        record = self.service.store.get_match(match_id)
-        mark = f":{seat}:{record.seats[seat].ui.version}:"
-        message_id = record.seats[seat].hand_message_id or 0
-
-        def current() -> bool:
-            buttons = _buttons(self.server.message(user_id, message_id))
-            return any(mark in data for data in buttons.values())
-
-        await self.server.wait_for(current, timeout=60)
-
-    async def table_shows(self, group: int, match_id: int, line: str, since: float) -> None:
-        """Wait until the group's table shows ``line`` among its last moves."""
-        record = self.service.store.get_match(match_id)
-
-        def shown() -> bool:
-            message = self.server.message(group, record.table_message_id or 0)
-            return message is not None and line in message.text.split("\n")[-2:]
-
-        await self.server.wait_for(shown, timeout=60)
-        self.table_lag.append(time.perf_counter() - since)
-
-    async def player_loop(self, match_id: int, group: int, deadline: float) -> None:
-        await asyncio.sleep(self.rng.random() * self.interval)
+    async def play(self, match_id: int, group: int, deadline: float) -> None:
+        """Press the player to move's buttons until ``deadline`` (or the match ends)."""
+        await asyncio.sleep(self.rng.uniform(0, 2))
         while time.perf_counter() < deadline:
             record = self.service.store.get_match(match_id)
-            match = self.service.engine(record)
-            seat = match.to_play
-            if seat is None:
+            seat = self.service.engine(record).to_play
+            if seat is None or record.status != "playing":
                 return
             user = record.seats[seat].user_id or 0
             message = self.server.message(user, record.seats[seat].hand_message_id or 0)
-            buttons = _buttons(message)
-            if message is None or not buttons:
-                await asyncio.sleep(0.05)
+            if message is None:
+                await asyncio.sleep(0.2)
                 continue
-            step = await self._step(match_id, group, user, message, buttons)
-            await asyncio.sleep(self.interval * (0.5 + self.rng.random()) if step else 0.05)
+            await self._step(match_id, group, user, message)
+            await asyncio.sleep(self.rng.uniform(1.0, 2.0))
 
-    async def _step(
-        self, match_id: int, group: int, user: int, message: FakeMessage, buttons: dict[str, str]
-    ) -> bool:
+    async def _step(self, match_id: int, group: int, user: int, message: FakeMessage) -> None:
+        buttons = _buttons(message)
         draw = next((d for t, d in buttons.items() if t.startswith("🂠")), None)
-        discard = next((d for t, d in buttons.items() if t.startswith("🗑")), None)
-        if draw:
-            await self.press(user, message.message_id, draw)
-            self.moves += 1
-            return True
-        if discard:
-            moved = time.perf_counter()
-            card = next(t for t in buttons if t.startswith("🗑")).split()[-1]
-            name = self.service.store.get_match(match_id).seats[self._seat(match_id, user)].name
-            answer = await self.press(user, message.message_id, discard)
-            if answer.get("text") is None:
-                self.moves += 1
-                await self.table_shows(group, match_id, f"· {name} scarta {card}", moved)
-            else:
-                await self._toggle_any(user, message, buttons)
-            return True
-        await self._toggle_any(user, message, buttons)
-        return True
-
-    def _seat(self, match_id: int, user: int) -> int:
-        seat = self.service.store.get_match(match_id).seat_of(user)
-        assert seat is not None
-        return seat
-
-    async def _toggle_any(self, user: int, message: FakeMessage, buttons: dict[str, str]) -> None:
-        cards = [d for t, d in buttons.items() if ":t:" in d and not t.startswith("✓")]
+        discard = next((t for t in buttons if t.startswith("🗑")), None)
         selected = [d for t, d in buttons.items() if ":t:" in d and t.startswith("✓")]
-        for data in selected:
-            await self.press(user, message.message_id, data)
-            self.toggles += 1
-        if cards:
-            await self.press(user, message.message_id, self.rng.choice(cards))
-            self.toggles += 1
+        if draw:
+            await self._press(user, message, draw, move=True)
+        elif discard:
+            answer = await self._press(user, message, buttons[discard], move=True)
+            if answer.get("text") is None:
+                card = discard.split()[-1]
+                name = self.service.store.get_match(match_id).seats[0].name
+                self._watch_table(match_id, group, card, name)
+            else:  # a refused discard: pick another card
+                await self._press(user, message, selected[0], move=False)
+        elif selected:
+            await self._press(user, message, selected[0], move=False)
+        else:
+            cards = [d for t, d in buttons.items() if ":t:" in d and not t.startswith("⤴")]
+            await self._press(user, message, self.rng.choice(cards), move=False)
+
+    async def _press(
+        self, user: int, message: FakeMessage, data: str, move: bool
+    ) -> dict[str, Any]:
+        before = (message.text, message.reply_markup)
+        press = self.server.user(user).press(user, message.message_id, data, force=True)
+        self.presses.append(press.record)
+        answer: dict[str, Any] = await press.answered(timeout=60)
+        if move and answer.get("text") is None:
+            self.moves += 1
+        if answer.get("text") is None:  # like a person, look again once the hand shows it
+            with contextlib.suppress(AssertionError):
+                await self.server.wait_for(
+                    lambda: (message.text, message.reply_markup) != before, timeout=30
+                )
+        return answer
+
+    def _watch_table(self, match_id: int, group: int, card: str, name: str) -> None:
+        since = time.perf_counter()
+        table_id = self.service.store.get_match(match_id).table_message_id or 0
+
+        def shown() -> bool:
+            table = self.server.message(group, table_id)
+            return table is not None and f"scarta {card}" in table.text
+
+        async def watch() -> None:
+            try:
+                await self.server.wait_for(shown, timeout=60)
+            except AssertionError:
+                self.tables_unseen += 1
+                return
+            self.table_lag.append(time.perf_counter() - since)
+
+        task = asyncio.create_task(watch())
+        self._watchers.add(task)
+        task.add_done_callback(self._watchers.discard)
+
+    async def finish(self) -> None:
+        """Wait for the table watchers still running."""
+        if self._watchers:
+            await asyncio.gather(*self._watchers)
 
 
-async def run(matches: int, seconds: float, interval: float) -> None:
-    """Start the bot on a fresh database against the fake server and load it."""
+async def spam(server: FakeTelegramServer, per_second: float, deadline: float) -> int:
+    """A member of the spam group types a command ``per_second`` times a second."""
+    count = 0
+    while time.perf_counter() < deadline:
+        server.user(SPAMMER).send(SPAM_GROUP, ("/punti", "/tavolo")[count % 2])
+        count += 1
+        await asyncio.sleep(1 / per_second)
+    return count
+
+
+async def taps(server: FakeTelegramServer, service: Tavolo, match_id: int, trials: int) -> None:
+    """The tapping player: 6 cards in 2 s, then ➕; ➕ -> final keyboard and edits per burst."""
+    latencies: list[float] = []
+    edits: list[int] = []
+    record = service.store.get_match(match_id)
+    message = server.message(TAPPER, record.seats[0].hand_message_id or 0)
+    assert message is not None
+    user = server.user(TAPPER)
+
+    def keyboard(test: Callable[[dict[str, str]], bool]) -> Callable[[], bool]:
+        return lambda: test(_buttons(message))
+
+    for _ in range(trials):
+        mark = server.mark()
+        for card in TAP_RUN:
+            user.press(TAPPER, message.message_id, _buttons(message)[pretty(card)], force=True)
+            await asyncio.sleep(2 / 6)
+        stage = next(d for t, d in _buttons(message).items() if t.startswith("➕"))
+        pressed = time.perf_counter()
+        user.press(TAPPER, message.message_id, stage, force=True)
+        staged = keyboard(
+            lambda b: any(t.startswith("✅") for t in b) and not any(t.startswith("✓") for t in b)
+        )
+        await server.wait_for(staged, timeout=30)
+        latencies.append(time.perf_counter() - pressed)
+        edits.append(
+            sum(
+                1
+                for c in server.calls_of("editMessageText")
+                if c.seq > mark and c.params.get("chat_id") == TAPPER
+            )
+        )
+        back = next(d for t, d in _buttons(message).items() if t.startswith("↩️"))
+        user.press(TAPPER, message.message_id, back, force=True)
+        await server.wait_for(keyboard(lambda b: not any(t.startswith("✅") for t in b)))
+        await asyncio.sleep(3)  # the chat's budget fills up again
+    print(
+        f"taps: 6 cards in 2 s then ➕, {trials} times: ➕ -> final keyboard {_ms(latencies)}; "
+        f"edits of the hand per burst: mean {statistics.mean(edits):.1f}, max {max(edits)}"
+    )
+
+
+async def run(matches: int, seconds: float, spam_rate: float, trials: int, seed: int) -> None:
+    """Start the bot on a fresh database against the fake server and measure."""
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     with tempfile.TemporaryDirectory() as folder:
         database = Path(folder) / "bench.db"
-        seeded = _seed_matches(database, matches)
-        server = FakeTelegramServer(strict_html=True)
+        server = FakeTelegramServer()
         await server.start()
-        for _, group, users in seeded:
-            for user in users:
-                server.add_user(user, f"P{user}", language_code="en").start_private()
-            server.add_group(group, f"G{group}", members=users)
-        server.pop_updates()
         store = Store.open(f"sqlite:///{database}")
+        seeded = _seed(server, store, matches)
+        spam_match = _store_match(
+            store, SPAM_GROUP, [SPAMMER, SPAMMER + 1], new_match(2, seed=99).to_json(), "Spam"
+        )
+        tap_state = position(list(TAP_HANDS), discard="KD", stock_top="AC AD", to_play=1)
+        tap_match = _store_match(
+            store, TAP_GROUP, [TAPPER, TAP_PARTNER], tap_state.to_json(), "Taps"
+        )
+        for group, users in (
+            (SPAM_GROUP, [SPAMMER, SPAMMER + 1]),
+            (TAP_GROUP, [TAPPER, TAP_PARTNER]),
+        ):
+            _people(server, group, users)
+        server.pop_updates()
         application: Any = build_application(server.token, store, server.base_url)
         try:
             async with server.run(application):
                 service = application.bot_data["tavolo"]
-                await server.wait_idle(application, timeout=120)
+                await server.wait_idle(application, timeout=300)
                 await service.drain()
                 mark = server.mark()
-                load = Load(server, service, interval)
-                for match_id, _, users in seeded:
-                    for seat, user in enumerate(users):
-                        load.seats[user] = (match_id, seat)
+                load = Load(server, service, seed)
                 deadline = time.perf_counter() + seconds
-                await asyncio.gather(*(load.player_loop(m, g, deadline) for m, g, _ in seeded))
+                spammer = asyncio.create_task(spam(server, spam_rate, deadline))
+                await asyncio.gather(*(load.play(m, g, deadline) for m, g in seeded))
+                commands = await spammer
+                await load.finish()
                 await service.drain()
-                calls = server.calls[mark:]
+                calls = [c for c in server.calls if c.seq > mark]
+                _report(server, load, calls, matches, seconds, commands, spam_match)
+                await taps(server, service, tap_match, trials)
+                await service.drain()
         finally:
             store.close()
             await server.stop()
-    _report(load, calls, matches, seconds)
+        refused = len(server.flood_refusals)
+        print(f"requests refused by the flood limits (429), in all: {refused}")
 
 
-def _report(load: Load, calls: list[Any], matches: int, seconds: float) -> None:
-    counted = [c for c in calls if c.method not in ("getUpdates",)]
-    bells = sum(
-        1 for c in counted if c.method == "sendMessage" and "🔔" in str(c.params.get("text"))
+def _people(server: FakeTelegramServer, group: int, users: list[int]) -> None:
+    for user in users:
+        server.add_user(user, f"P{user}", language_code="en").start_private()
+    server.add_group(group, f"G{group}", members=users)
+
+
+def _seed(server: FakeTelegramServer, store: Store, matches: int) -> list[tuple[int, int]]:
+    seeded = []
+    for n in range(matches):
+        group, users = GROUP_BASE - n, [USER_BASE + 2 * n, USER_BASE + 2 * n + 1]
+        state = new_match(players=2, seed=n).to_json()
+        seeded.append((_store_match(store, group, users, state, f"G{n}"), group))
+        _people(server, group, users)
+    return seeded
+
+
+def _report(
+    server: FakeTelegramServer,
+    load: Load,
+    calls: list[ApiCall],
+    matches: int,
+    seconds: float,
+    commands: int,
+    spam_match: int,
+) -> None:
+    latencies = [r.latency for r in load.presses if r.latency is not None]
+    late = (
+        len(load.presses) - len(latencies) + len(server.calls_of("answerCallbackQuery", ok=False))
     )
-    deletes = sum(1 for c in counted if c.method == "deleteMessage")
-    presses = len(load.answer_latency)
-    # A card selection costs its answer and the hand's edit: 2 calls that are not a move's.
-    move_calls = len(counted) - bells - deletes - 2 * load.toggles
+    playing = [c for c in calls if c.params.get("chat_id") != SPAM_GROUP]
+    messages = [c for c in playing if c.method in MESSAGE_METHODS]
+    spammed = [
+        c for c in calls if c.params.get("chat_id") == SPAM_GROUP and c.method in MESSAGE_METHODS
+    ]
     print(
-        f"bot under load: {matches} concurrent 2-player matches for {seconds:.0f} s "
-        f"on {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+        f"bot under load: {matches} two-player matches at a person's pace for {seconds:.0f} s, "
+        f"one more group spamming {commands} commands; {platform.machine()}, "
+        f"{os.cpu_count()} cores, Python {platform.python_version()}; Telegram's limits on"
+    )
+    print(f"requests refused by the flood limits (429): {len(server.flood_refusals)}")
+    print(
+        f"presses {len(load.presses)}, moves {load.moves}; press -> answer {_ms(latencies)}; "
+        f"answered late or never: {late}"
     )
     print(
-        f"presses {presses}, moves {load.moves}, Bot API calls {len(counted)} "
-        f"(turn bells {bells}, bell deletions {deletes})"
-    )
-    ms = 1000
-    print(
-        f"press -> answer: p50 {_percentile(load.answer_latency, 0.5) * ms:.1f} ms, "
-        f"p99 {_percentile(load.answer_latency, 0.99) * ms:.1f} ms"
-    )
-    print(
-        f"move -> table edit: p50 {_percentile(load.table_lag, 0.5) * ms:.1f} ms, "
-        f"p99 {_percentile(load.table_lag, 0.99) * ms:.1f} ms"
+        f"move -> table edit {_ms(load.table_lag)} ({len(load.table_lag)} discards; "
+        f"not shown within 60 s: {load.tables_unseen})"
     )
     if load.moves:
         print(
-            "Bot API calls per move (its answer, table and hand edits; bells excluded): "
-            f"{move_calls / load.moves:.2f}; per press of any button: "
-            f"{(len(counted) - bells - deletes) / max(presses, 1):.2f}"
+            f"Bot API message requests (send, edit, delete) per move: "
+            f"{len(messages) / load.moves:.2f}; per press: {len(messages) / len(load.presses):.2f}"
         )
+    print(f"the spam group: {commands} commands cost {len(spammed)} messages")
 
 
 def main(argv: list[str]) -> int:
     """Run the bot benchmark and print its figures."""
     parser = argparse.ArgumentParser(prog="python -m bench bot", allow_abbrev=False)
     parser.add_argument("--matches", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--interval", type=float, default=2.0)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--spam", type=float, default=2.0, help="spam commands a second")
+    parser.add_argument("--taps", type=int, default=10, help="tap bursts to time")
+    parser.add_argument("--seed", type=int, default=1)
     args, _ = parser.parse_known_args(argv)
-    asyncio.run(run(args.matches, args.seconds, args.interval))
+    asyncio.run(run(args.matches, args.seconds, args.spam, args.taps, args.seed))
     return 0
