@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -164,10 +163,7 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
 
 
 async def _post_stop(application: Application) -> None:  # type: ignore[type-arg]
-    """Let the messages still waiting in the outbox go out (for a few seconds at most)."""
+    """Stop the computer players and let the waiting messages go out (a few seconds at most)."""
     service = application.bot_data["tavolo"]
     assert isinstance(service, Tavolo)
-    try:
-        await asyncio.wait_for(service.drain(), SHUTDOWN_GRACE)
-    except TimeoutError:
-        log.warning("stopped with %d messages still waiting", service.outbox.waiting())
+    await service.close(SHUTDOWN_GRACE)

@@ -121,6 +121,7 @@ class Core:
         self._blocked: set[tuple[int, int]] = set()
         self._driving: set[int] = set()
         self.computer_pause = COMPUTER_PAUSE
+        self.closing = False
         self._background: set[asyncio.Task[None]] = set()
         self.titles: dict[int, str] = {}
 
@@ -136,6 +137,15 @@ class Core:
             await work
         except Exception:
             log.exception("background work failed")
+
+    async def close(self, grace: float) -> None:
+        """Stop: no more computer moves, then ``grace`` seconds for the messages still
+        waiting (a restart shows the stored state anyway)."""
+        self.closing = True
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*list(self._background), return_exceptions=True)
+        await self.outbox.close(grace)
 
     async def drain(self) -> None:
         """Wait until every background task is done and every message is out."""
@@ -273,6 +283,8 @@ class Core:
         if message_id is None:
             return
         record = self.store.get_match(match_id)
+        if record.table_chat_id not in (None, chat_id):
+            return  # the group became a supergroup meanwhile: its new id stays
         if (record.table_chat_id, record.table_message_id) != (chat_id, message_id):
             self.store.set_table_message(match_id, chat_id, message_id)
         if shown != record.table_digest:
@@ -574,7 +586,7 @@ class Core:
 
     def drive_computers(self, match_id: int) -> None:
         """Play the computer seats' turns, each after a short, human-looking pause."""
-        if match_id not in self._driving:
+        if match_id not in self._driving and not self.closing:
             self._driving.add(match_id)
             self.spawn(self._computer_turns(match_id))
 

@@ -42,7 +42,7 @@ from enum import IntEnum
 
 from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 from telegram.warnings import PTBDeprecationWarning
 
 log = logging.getLogger(__name__)
@@ -310,11 +310,12 @@ class ChatQueue:
 
 
 class Later(Exception):
-    """The request was refused for now (429, network): the entry goes back in the queue."""
+    """The request was refused for now (429, network): the entry goes back in the queue
+    (unless not ``again``), its chat paused for ``seconds``; ``counts`` as an attempt."""
 
-    def __init__(self, seconds: float, counts: bool) -> None:
+    def __init__(self, seconds: float, counts: bool, again: bool = True) -> None:
         super().__init__(seconds)
-        self.seconds, self.counts = seconds, counts
+        self.seconds, self.counts, self.again = seconds, counts, again
 
 
 class Outbox:
@@ -330,6 +331,7 @@ class Outbox:
         self.sent = 0
         self.dropped = 0
         self.refused = 0
+        self.closed = False
         self._seq = itertools.count()
 
     # --- what callers ask for ----------------------------------------------------------------
@@ -370,7 +372,7 @@ class Outbox:
                 waiting.due = max(waiting.due, now + self.pace.gather)
             else:
                 waiting.due, waiting.gathering = min(waiting.due, due), False
-            queue.changes.notify()
+            self._wake(queue)
             return
         self._add(queue, key, work, priority, delay=due - now, gathering=gather)
 
@@ -416,13 +418,27 @@ class Outbox:
         while len(self.shown) > MAX_REMEMBERED:
             del self.shown[next(iter(self.shown))]  # the message edited longest ago
 
+    async def close(self, grace: float) -> None:
+        """Let the waiting work go out for ``grace`` seconds at most, then stop every worker
+        (what is still waiting is dropped; the store has the state to show after a restart)."""
+        deadline = self.clock() + grace
+        while (tasks := self._tasks()) and (left := deadline - self.clock()) > 0:
+            await asyncio.wait(tasks, timeout=left)
+        self.closed = True
+        tasks = self._tasks()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self.waiting():
+            log.warning("stopped with %d messages still waiting", self.waiting())
+
     async def drain(self) -> None:
         """Wait until every queue is empty and nothing is in flight (tests, shutdown)."""
-        while True:
-            tasks = [q.task for q in self.chats.values() if q.task is not None]
-            if not tasks:
-                return
+        while tasks := self._tasks():
             await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _tasks(self) -> set[asyncio.Task[None]]:
+        return {q.task for q in self.chats.values() if q.task is not None}
 
     def waiting(self) -> int:
         """Entries waiting in every queue."""
@@ -443,9 +459,9 @@ class Outbox:
                 bucket = TokenBucket(pace.group_burst, pace.group_rate, now)
             else:
                 bucket = TokenBucket(pace.private_burst, pace.private_rate, now)
-            queue = self.chats[chat_id] = ChatQueue(chat_id, bucket)
-            if len(self.chats) > 10_000:
+            if len(self.chats) >= 10_000:
                 self._forget_idle(now)
+            queue = self.chats[chat_id] = ChatQueue(chat_id, bucket)
         return queue
 
     def _forget_idle(self, now: float) -> None:
@@ -471,8 +487,12 @@ class Outbox:
         key = ("entry", seq) if key is None else key
         entry = Entry(key, work, priority, seq, now, now + delay, expires, gathering=gathering)
         queue.entries[key] = entry
+        self._wake(queue)
+
+    def _wake(self, queue: ChatQueue) -> None:
+        """Tell the chat's worker there is new work (and start one if none runs)."""
         queue.changes.notify()
-        if queue.task is None:
+        if queue.task is None and not self.closed:
             queue.task = asyncio.create_task(self._work(queue))
 
     async def _work(self, queue: ChatQueue) -> None:
@@ -507,8 +527,8 @@ class Outbox:
                 await queue.changes.wait(wait)
                 continue
             await self.gate.enter(entry.priority, entry.since)
-            if queue.entries.get(entry.key) is not entry:  # expired while waiting
-                self.gate.leave(counted=False)
+            if entry.expires is not None and entry.expires <= self.clock():
+                self.gate.leave(counted=False)  # expired while waiting: _expire drops it
                 continue
             del queue.entries[entry.key]
             return entry
@@ -525,7 +545,7 @@ class Outbox:
         now = self.clock()
         queue.paused_until = max(queue.paused_until, now + later.seconds)
         entry.attempts += later.counts
-        if entry.attempts > self.pace.retries:
+        if not later.again or entry.attempts > self.pace.retries:
             log.warning("gave up delivering to %s: %r", queue.chat_id, entry.work)
             return
         newer = queue.entries.get(entry.key)
@@ -539,9 +559,16 @@ class Outbox:
     # --- requests -----------------------------------------------------------------------------
 
     async def _call(
-        self, queue: ChatQueue, entry: Entry, request: Callable[[], Awaitable[object]], held: bool
+        self,
+        queue: ChatQueue,
+        entry: Entry,
+        request: Callable[[], Awaitable[object]],
+        held: bool,
+        sends: bool = False,
     ) -> object:
-        """One request to Telegram within the budgets (``held``: the overall place is taken)."""
+        """One request to Telegram within the budgets (``held``: the overall place is taken;
+        ``sends``: it posts a new message, so it is not made again after a timeout, when
+        Telegram may have posted it)."""
         if not held:
             await self._budget(queue, entry)
         counted = True
@@ -553,9 +580,13 @@ class Outbox:
             seconds = retry_seconds(error)
             log.warning("429 in %s: retry after %.1f s", queue.chat_id, seconds)
             raise Later(seconds, counts=False) from error
+        except BadRequest:
+            raise
         except NetworkError as error:
-            if isinstance(error, BadRequest | Forbidden):
-                raise
+            sent = "not sent" not in error.message.replace("*", "")  # "Request was *not* sent"
+            if sends and isinstance(error, TimedOut) and sent:
+                log.warning("a message to %s timed out; not sent again", queue.chat_id)
+                raise Later(0.0, counts=True, again=False) from error
             raise Later(1.0, counts=True) from error
         finally:
             if counted:
@@ -635,7 +666,11 @@ class Outbox:
         chat_id = queue.chat_id
         try:
             sent = await self._call(
-                queue, entry, lambda: self._post(chat_id, render.text, render.markup), held
+                queue,
+                entry,
+                lambda: self._post(chat_id, render.text, render.markup),
+                held,
+                sends=True,
             )
         except Forbidden:
             entry.work.done(None, None)
@@ -664,6 +699,7 @@ class Outbox:
                 entry,
                 lambda: self._post(chat_id, work.text, work.markup, work.reply_to),
                 held=True,
+                sends=True,
             )
         except Forbidden:
             log.info("chat %s is closed to the bot", chat_id)

@@ -149,6 +149,8 @@ class Hands(Core):
         if op == "sg":
             return await self._stage(record, seat, ui, top, lang)
         if op == "ds" and len(ui.selected) == 1:
+            if arg and arg.replace(".", "#") != ui.selected[0]:
+                return Answer(t(lang, "ans.stale"))  # the button names another card
             return await self.move(record, seat, f"discard {tokens(ui, top)[0]}", lang, cleared(ui))
         if op == "sw" and len(ui.selected) == 1:
             return await self._swap_target(record, match, seat, ui, tokens(ui, top)[0], lang)

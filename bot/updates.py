@@ -9,7 +9,10 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
-MAX_CONCURRENT_UPDATES = 256
+MAX_CONCURRENT_UPDATES = 4096
+"""A bound on updates in progress, waiting ones included: python-telegram-bot takes its slot
+before a chat's update waits for the earlier ones of its chat, so the bound is set high enough
+that a flooded chat never holds the other chats' updates."""
 
 
 def chat_key(update: object) -> int:

@@ -186,7 +186,8 @@ def _s40_turn_rows(
         actions += [keys.button(label, "op"), keys.button(keys.label("btn.unstage"), "us")]
     if playing and selected == 1 and ui.selected[0] not in (TOP, FREED):
         face = ui.selected[0].split("#")[0]
-        actions.append(keys.button(keys.label("btn.discard", card=show.card(face)), "ds"))
+        label = keys.label("btn.discard", card=show.card(face))
+        actions.append(keys.button(label, "ds", ui.selected[0].replace("#", ".")))
         if opened and ui.mode != "swap":
             actions.append(keys.button(keys.label("btn.swap"), "sw"))
     return [row, actions]

@@ -14,12 +14,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from telegram import Chat, Message
-from telegram.error import BadRequest, Forbidden, RetryAfter
+from telegram.error import BadRequest, Forbidden, RetryAfter, TimedOut
 
 from bot.delivery import Outbox, Pace, Priority, Render, SlidingWindow, TokenBucket
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "e2e"))
 from fake_telegram import FloodLimits, _Flood
+
+
+@pytest.fixture(autouse=True)
+def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")  # RetryAfter warns without it
+
 
 LATENCY = st.floats(min_value=0.0, max_value=2.0)
 GAP = st.floats(min_value=0.0, max_value=3.0)
@@ -184,10 +190,7 @@ async def test_replies_merge_and_are_not_repeated_in_a_group() -> None:
     assert box.dropped == 9
 
 
-async def test_a_429_pauses_its_chat_only_and_late_replies_are_dropped(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv("PTB_TIMEDELTA", "1")  # RetryAfter's own warning otherwise
+async def test_a_429_pauses_its_chat_only_and_late_replies_are_dropped() -> None:
     box, bot = outbox()
     wait = FAST.reply_ttl * 2
     bot.fail("edit", -1, RetryAfter(timedelta(seconds=wait)))
@@ -237,3 +240,38 @@ async def test_a_burst_of_taps_costs_two_edits() -> None:
         box.put(1, "hand", hand.render, hand.store, Priority.HAND, gather=True)
     await box.drain()
     assert bot.calls == [("edit", 1, (3, "tap 1")), ("edit", 1, (3, "tap 7"))]
+
+
+async def test_a_timed_out_send_is_not_sent_again_a_timed_out_edit_is() -> None:
+    """After a timeout Telegram may have posted the message: a send is not made twice (no
+    duplicate summaries), an edit is made again (it is harmless)."""
+    box, bot = outbox()
+    bot.fail("send", -4, TimedOut("Timed out"))
+    bot.fail("edit", 5, TimedOut("Timed out"))
+    box.send(-4, "Mano 3", priority=Priority.NOTICE)
+    hand = LiveMessage(9)
+    box.put(5, "hand", hand.render, hand.store, Priority.HAND)
+    await box.drain()
+    assert bot.calls == [("edit", 5, (9, "v0"))]
+
+
+async def test_a_new_chat_is_not_forgotten_among_many_idle_ones() -> None:
+    box, bot = outbox()
+    for chat_id in range(1, 10_001):
+        box._queue(chat_id)
+    box.send(-5, "ciao")
+    await box.drain()
+    assert bot.calls == [("send", -5, "ciao")] and -5 in box.chats and len(box.chats) == 1
+
+
+async def test_closing_stops_what_cannot_go_out_in_time() -> None:
+    box, bot = outbox()
+    bot.fail("edit", -1, RetryAfter(timedelta(seconds=30)))
+    table = LiveMessage(1)
+    box.put(-1, "table", table.render, table.store, Priority.TABLE)
+    box.send(2, "bye", priority=Priority.NOTICE)
+    await box.close(grace=0.2)
+    assert bot.calls == [("send", 2, "bye")]
+    assert box.idle and box.waiting() == 1
+    box.put(-1, "table", table.render, table.store, Priority.TABLE)  # nothing starts again
+    assert box.idle

@@ -5,9 +5,10 @@ stopped inside the test's event loop.  It speaks the Bot API protocol at
 ``/bot<token>/<method>`` (method names are case-insensitive, as on Telegram) and answers
 ``{"ok": true, "result": ...}`` or ``{"ok": false, "error_code": ..., "description": ...}``
 (plus ``parameters`` for 429 and chat migrations).  It is deliberately strict: it rejects what
-Telegram rejects (text length and HTML, keyboard limits, "message is not modified", stale
-callback queries, users who never started the bot, ...) so that a bot that passes here does not
-fail in production for those reasons.
+Telegram rejects (text length and HTML, keyboard limits, "message is not modified", callback
+queries answered twice or after 15 s, users who never started the bot, ...) and enforces
+Telegram's flood limits (:class:`FloodLimits`: per private chat, per group, overall; ``429 retry
+after N``), so that a bot that passes here does not fail in production for those reasons.
 
 Typical use (see ``tests/e2e/test_fake_telegram.py`` for complete examples)::
 

@@ -205,8 +205,9 @@ async def test_quick_taps_on_a_paced_hand_all_count(
     fake_telegram: FakeTelegramServer, tmp_path: Path
 ) -> None:
     """Anna taps four cards and ➕ on a keyboard that her earlier taps already made old: every
-    press counts (the context is the same), the meld is staged; a press that no longer applies
-    (a second draw from the keyboard before the draw) is refused."""
+    press counts (the context is the same), the meld is staged. Presses that no longer apply
+    are refused: a second draw from the keyboard before the draw, a discard naming a card that
+    is no longer the one selected."""
     server = fake_telegram
     _, b_id = two_groups(server, tmp_path / "f.db")
     anna, luca = server.user(ANNA), server.user(LUCA)
@@ -230,3 +231,18 @@ async def test_quick_taps_on_a_paced_hand_all_count(
         again = await luca.press(LUCA, luca_hand.message_id, draw, force=True)
         assert again["text"] == "This button is no longer valid."
         assert [m.action for m in service.store.moves(b_id)] == ["draw"]
+
+        # Luca selects 2♠, then changes his mind for 3♠ before his keyboard catches up: the
+        # old "Discard 2♠" no longer says what it would do, and is refused.
+        await shows(server, luca_hand, "2♠")
+        await luca.press(LUCA, luca_hand.message_id, button_data(luca_hand, "2♠"))
+        await shows(server, luca_hand, "🗑 Discard 2♠")
+        seen = keyboard_data(luca_hand)
+        for card in ("✓2♠", "3♠"):
+            assert (await luca.press(LUCA, luca_hand.message_id, seen[card]))["text"] is None
+        stale = await luca.press(LUCA, luca_hand.message_id, seen["🗑 Discard 2♠"])
+        assert stale["text"] == "This button is no longer valid."
+        await shows(server, luca_hand, "🗑 Discard 3♠")
+        discard = button_data(luca_hand, "🗑 Discard 3♠")
+        assert (await luca.press(LUCA, luca_hand.message_id, discard))["text"] is None
+        assert [m.action for m in service.store.moves(b_id)] == ["draw", "discard 3S"]
