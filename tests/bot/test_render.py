@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from telegram import InlineKeyboardMarkup
 
-from bot import delivery
+from bot.delivery import outbox as delivery
 from bot.hand_ui import HandUI, context_token
 from bot.render import hand as hand_render
 from bot.render import table as table_render

@@ -1,4 +1,4 @@
-"""Delivery: every message the bot sends, edits or deletes goes out here, within Telegram's limits.
+"""The outbox: every message the bot sends, edits or deletes goes out here, within the limits.
 
 Telegram takes about 20 messages a minute in a group, about one a second in a private chat (with
 short bursts) and 30 a second from a bot overall, edits included, and answers ``429 retry after N``
@@ -27,16 +27,14 @@ directly, so a press is answered at once whatever the chat's budget.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import itertools
 import json
 import logging
 import math
 import warnings
-from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import timedelta
 from enum import IntEnum
 
@@ -45,10 +43,11 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 from telegram.warnings import PTBDeprecationWarning
 
+from bot.delivery.limits import Changes, Clock, Gate, Pace, TokenBucket
+
 log = logging.getLogger(__name__)
 
 Rendered = tuple[str, InlineKeyboardMarkup | None]
-Clock = Callable[[], float]
 MAX_REMEMBERED = 50_000
 """Messages whose content is remembered in memory (the store keeps the tables' and hands')."""
 GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
@@ -73,159 +72,10 @@ RESERVE = {Priority.REPLY: 1, Priority.CLEANUP: 1}
 """Tokens of a chat's bucket that replies and clean-ups leave for the more urgent."""
 
 
-@dataclass(frozen=True, slots=True)
-class Pace:
-    """The limits the bot keeps, a little under Telegram's (the defaults), and how it waits.
-
-    A group's bucket (``group_burst`` + ``group_rate`` a second) sends at most 19 messages in
-    any minute; a private chat's, ``private_burst`` then about one a second; overall at most
-    ``overall`` requests in any ``overall_window`` seconds.
-    """
-
-    group_burst: int = 3
-    group_rate: float = 16 / 60
-    private_burst: int = 3
-    private_rate: float = 1.0
-    overall: int = 28
-    overall_window: float = 1.0
-    reply_ttl: float = 20.0
-    """Seconds a command reply may wait for its chat's budget before it is dropped; also how
-    long an identical reply is not sent again."""
-    aging: float = 2.0
-    """Seconds of waiting that raise an entry by one priority level."""
-    gather: float = 0.4
-    """Seconds a burst of taps is gathered into one edit (:meth:`Outbox.put`)."""
-    repost_gap: float = 10.0
-    """Seconds after a live message was posted again at the bottom during which another such
-    request only edits it (so a flood of ``/table`` costs one message)."""
-    retries: int = 3
-    """Attempts after a network failure before an entry is given up."""
-
-    def faster(self, factor: float) -> Pace:
-        """The same limits with time running ``factor`` times faster (tests)."""
-        return replace(
-            self,
-            group_rate=self.group_rate * factor,
-            private_rate=self.private_rate * factor,
-            overall_window=self.overall_window / factor,
-            reply_ttl=self.reply_ttl / factor,
-            aging=self.aging / factor,
-            gather=self.gather / factor,
-            repost_gap=self.repost_gap / factor,
-        )
-
-
 def digest(text: str, markup: InlineKeyboardMarkup | None) -> str:
     """A short fingerprint of a message's text and buttons (stored, to skip identical edits)."""
     buttons = "" if markup is None else json.dumps(markup.to_dict(), sort_keys=True)
     return hashlib.sha256(f"{text}\x00{buttons}".encode()).hexdigest()[:32]
-
-
-class TokenBucket:
-    """``burst`` tokens, refilled at ``rate`` a second; a request spends one when it is done."""
-
-    def __init__(self, burst: int, rate: float, now: float) -> None:
-        self.burst, self.rate = burst, rate
-        self.level, self.stamp = float(burst), now
-
-    def tokens(self, now: float) -> float:
-        """Tokens available at ``now``."""
-        return min(float(self.burst), self.level + (now - self.stamp) * self.rate)
-
-    def delay(self, now: float, reserve: int = 0) -> float:
-        """Seconds until a request may start while leaving ``reserve`` tokens."""
-        need = min(1 + reserve, self.burst)
-        return max(0.0, (need - self.tokens(now)) / self.rate)
-
-    def spend(self, now: float) -> None:
-        """A request finished at ``now``."""
-        self.level, self.stamp = self.tokens(now) - 1, now
-
-
-class SlidingWindow:
-    """At most ``limit`` requests in any ``seconds``: those in flight and those finished then."""
-
-    def __init__(self, limit: int, seconds: float) -> None:
-        self.limit, self.seconds = limit, seconds
-        self.finished: deque[float] = deque()
-        self.in_flight = 0
-
-    def delay(self, now: float) -> float | None:
-        """Seconds until a request may start (0: now; None: when one in flight finishes)."""
-        # The same sum decides both, so a request is never let in a float's width early.
-        while self.finished and self.finished[0] + self.seconds <= now:
-            self.finished.popleft()
-        if len(self.finished) + self.in_flight < self.limit:
-            return 0.0
-        if not self.finished:
-            return None
-        return self.finished[0] + self.seconds - now
-
-    def start(self) -> None:
-        """A request starts."""
-        self.in_flight += 1
-
-    def finish(self, now: float, counted: bool = True) -> None:
-        """A request finished at ``now`` (not ``counted``: it was never sent)."""
-        self.in_flight -= 1
-        if counted:
-            self.finished.append(now)
-
-
-class Changes:
-    """Wake-ups for tasks waiting on shared state: ``wait`` returns at the next ``notify``."""
-
-    def __init__(self) -> None:
-        self._event = asyncio.Event()
-
-    def notify(self) -> None:
-        """Wake every waiter."""
-        event, self._event = self._event, asyncio.Event()
-        event.set()
-
-    async def wait(self, timeout: float | None) -> None:
-        """Until the next notification, or ``timeout`` seconds (None: no limit)."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._event.wait(), timeout)
-
-
-class Gate:
-    """The overall budget, shared by every chat; the best-ranked waiter goes first."""
-
-    def __init__(self, pace: Pace, clock: Clock) -> None:
-        self.window = SlidingWindow(pace.overall, pace.overall_window)
-        self.aging = pace.aging
-        self.clock = clock
-        self.changes = Changes()
-        self._waiting: dict[int, tuple[int, float]] = {}
-        self._tickets = itertools.count()
-
-    def _best(self, now: float) -> int:
-        return min(
-            self._waiting,
-            key=lambda t: (self._waiting[t][0] - (now - self._waiting[t][1]) / self.aging, t),
-        )
-
-    async def enter(self, priority: int, since: float) -> None:
-        """Wait for a place in the overall budget; :meth:`leave` when the request is done."""
-        ticket = next(self._tickets)
-        self._waiting[ticket] = (priority, since)
-        try:
-            while True:
-                now = self.clock()
-                delay = self.window.delay(now)
-                if delay == 0 and self._best(now) == ticket:
-                    break
-                await self.changes.wait(delay or None)
-        finally:
-            del self._waiting[ticket]
-            self.changes.notify()
-        self.window.start()
-
-    def leave(self, counted: bool = True) -> None:
-        """The request let in by :meth:`enter` is done (not ``counted``: never sent)."""
-        self.window.finish(self.clock(), counted)
-        self.changes.notify()
 
 
 @dataclass(frozen=True, slots=True)
@@ -760,17 +610,3 @@ def retry_seconds(error: RetryAfter) -> float:
         warnings.simplefilter("ignore", PTBDeprecationWarning)
         value = error.retry_after
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
-
-
-__all__ = [
-    "Delete",
-    "Done",
-    "Outbox",
-    "Pace",
-    "Priority",
-    "Put",
-    "Render",
-    "Rendered",
-    "Send",
-    "digest",
-]
