@@ -18,7 +18,7 @@ from telegram.ext import (
 )
 
 from bot.delivery import Pace
-from bot.handlers import buttons, commands, events
+from bot.handlers import buttons, commands, errors, events
 from bot.i18n import t
 from bot.service import Tavolo
 from bot.timers import JobQueueScheduler, Scheduler, utc_now
@@ -140,6 +140,7 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
     application.add_handler(
         ChatMemberHandler(events.bot_membership, ChatMemberHandler.MY_CHAT_MEMBER)
     )
+    application.add_error_handler(errors.on_error)
 
 
 async def _post_init(application: Application) -> None:  # type: ignore[type-arg]

@@ -15,7 +15,6 @@ import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from html import escape
 from typing import Any, NamedTuple
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
@@ -340,7 +339,7 @@ class Core:
         text = t(
             lang,
             "notify.blocked",
-            name=escape(record.seats[seat].name),
+            name=record.seats[seat].name,
             link=self.deep_link(record.id),
         )
         self.outbox.send(record.chat_id, text, priority=Priority.NOTICE)
@@ -371,7 +370,7 @@ class Core:
         if self.engine(record).to_play != seat:
             return None
         lang = self.user_lang(user)
-        text = t(lang, "notify.turn", group=escape(self.group_title(record.chat_id)))
+        text: str = t(lang, "notify.turn", group=self.group_title(record.chat_id))
         text += table_render.deadline_text(lang, record.deadline)
         text += "\n" + self.turn_facts(record, seat, lang)
         return Render(seat_record.turn_message_id, None, text)
@@ -558,7 +557,7 @@ class Core:
         user = record.seats[seat].user_id or 0
         lang = self.user_lang(user)
         left = max(0, int((deadline - self.clock()).total_seconds()))
-        group = escape(self.group_title(record.chat_id))
+        group = self.group_title(record.chat_id)
         text = t(lang, "notify.reminder", seconds=left, group=group)
         self.outbox.send(user, text, priority=Priority.HAND, key=("remind", match_id))
 

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import logging
-from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
 from bot.core import SEATS, Answer, Core, LobbyPress
 from bot.delivery import Render, Rendered
-from bot.i18n import t
+from bot.i18n import html_lines, t
 from bot.options_ui import changed as option_changed
 from bot.options_ui import option_names, value_text
 from engine import games
@@ -83,17 +82,17 @@ class Lobby(Core):
         creator = next((s.name for s in record.seats if s.user_id == record.creator_id), None)
         lines = [t(lang, "lobby.title", game=game)]
         if creator:
-            lines.append(t(lang, "lobby.creator", name=escape(creator)))
+            lines.append(t(lang, "lobby.creator", name=creator))
         lines.append(t(lang, "lobby.players", count=len(record.seats), min=low, max=high))
         if record.seats:
             lines += [
-                t(lang, "lobby.seat", position=i + 1, name=escape(s.name))
+                t(lang, "lobby.seat", position=i + 1, name=s.name)
                 for i, s in enumerate(record.seats)
             ]
         else:
             lines.append(t(lang, "lobby.nobody"))
         if record.game == "scala40" and record.options.get("pairs") and len(record.seats) == 4:
-            names = [escape(s.name) for s in record.seats]
+            names = [s.name for s in record.seats]
             lines.append(
                 t(lang, "lobby.pairs", a=f"{names[0]} + {names[2]}", b=f"{names[1]} + {names[3]}")
             )
@@ -135,7 +134,7 @@ class Lobby(Core):
             base = f"{t(lang, 'opt.limit')} {record.options.get('limit')}"
         else:
             base = f"{t(lang, 'opt.target')} {record.options.get('target')}"
-        return ", ".join([base, *[c for c in changed if not c.startswith(base.split()[0])]])
+        return html_lines([base, *[c for c in changed if not c.startswith(base.split()[0])]], ", ")
 
     async def lobby_press(
         self, data: callbacks.Callback, user_id: int, name: str, is_admin: bool

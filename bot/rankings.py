@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from html import escape
-
 from bot.i18n import t
-from bot.render.table import clip
+from bot.render.length import clip
 from storage import GameStats, LeaderboardEntry
 
 
@@ -14,7 +12,7 @@ def leaderboard_text(entries: list[LeaderboardEntry], game: str, lang: str) -> s
     name = t(lang, f"game.{game}")
     if not entries:
         return t(lang, "rank.empty", game=name)
-    lines = [t(lang, "rank.title", game=name)]
+    lines: list[str] = [t(lang, "rank.title", game=name)]
     people = [e for e in entries if not e.computer]
     computers = [e for e in entries if e.computer]
     lines += [_line(e, lang) for e in people]
@@ -29,7 +27,7 @@ def _line(entry: LeaderboardEntry, lang: str) -> str:
         lang,
         "rank.line",
         rank=entry.rank,
-        name=escape(entry.name),
+        name=entry.name,
         mp=entry.mp,
         vp=entry.vp,
         matches=entry.matches,

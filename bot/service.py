@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from html import escape
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -21,7 +20,7 @@ from bot import callbacks
 from bot.core import Answer, Core, computer_action, engine_error
 from bot.delivery import Priority
 from bot.hands import Hands
-from bot.i18n import t
+from bot.i18n import html_lines, t
 from bot.lobby import Lobby
 from bot.options_ui import option_names, value_text
 from bot.render import table as table_render
@@ -98,7 +97,7 @@ class Tavolo(Hands, Lobby):
             )
             for name in option_names(record.game)
         ]
-        return t(lang, "cmd.rules", options="\n".join(lines))
+        return t(lang, "cmd.rules", options=html_lines(lines))
 
     def ask_stop(self, chat_id: int, user_id: int, admin: bool, reply_to: int) -> None:
         """``/stop``: ask the creator or an admin to confirm."""
@@ -148,7 +147,7 @@ class Tavolo(Hands, Lobby):
                     ]
                 ]
             )
-            text = t(lang, "cmd.abandon_confirm", group=escape(self.group_title(record.chat_id)))
+            text = t(lang, "cmd.abandon_confirm", group=self.group_title(record.chat_id))
             self.outbox.send(user_id, text, markup)
 
     def ask_delete(self, user_id: int, lang: str) -> None:
@@ -271,7 +270,7 @@ class Tavolo(Hands, Lobby):
                 self.refresh_lobby(record.id)
                 return
             lang = self.group_lang(chat_id)
-            text = t(lang, "cmd.player_left", name=escape(record.seats[seat].name))
+            text = t(lang, "cmd.player_left", name=record.seats[seat].name)
             self.outbox.send(chat_id, text, priority=Priority.NOTICE)
             await self.move(record, seat, "abandon", lang)
 

@@ -7,6 +7,8 @@
 - ``moves``: the append-only log of every accepted action, one row per match version.
 - ``users``, ``chats``: per-user language, per-group language and default options.
 - ``results``: per-player results of finished matches, for leaderboards (RULES.md S40-13, SC-6).
+- ``confirmations``: the yes/no questions the bot asked (``/stop``, ``/abandon``, ...), each
+  answerable once.
 
 JSON values (options, UI state) are stored as TEXT written by :func:`json.dumps`; times are
 timezone-aware UTC (:class:`UTCDateTime`). The Alembic migrations in ``storage/migrations`` create
@@ -144,6 +146,8 @@ class MatchTable(SQLModel, table=True):
     table_digest: str | None = _text(nullable=True, length=64)
     deadline: datetime | None = _time(nullable=True)
     deadline_seat: int | None = _int(nullable=True)
+    turn_version: int | None = _int(nullable=True)
+    """The version at which the current turn started (the turn its bell rings for)."""
     created_at: datetime = _time()
     updated_at: datetime = _time()
     finished_at: datetime | None = _time(nullable=True)
@@ -168,6 +172,8 @@ class SeatTable(SQLModel, table=True):
     hand_digest: str | None = _text(nullable=True, length=64)
     turn_chat_id: int | None = _id()
     turn_message_id: int | None = _id()
+    turn_version: int | None = _int(nullable=True)
+    """The turn (``matches.turn_version``) the seat's turn bell rings for."""
     ui_selected: str = _text()
     ui_staged: str = _text()
     ui_order: str | None = _text(nullable=True)
@@ -239,3 +245,18 @@ class ResultTable(SQLModel, table=True):
     won: bool = Field(sa_column=Column(Boolean, nullable=False))
     hands_won: int = _int()
     finished_at: datetime = _time()
+
+
+class ConfirmationTable(SQLModel, table=True):
+    """A yes/no question the bot asked ``user_id`` in ``chat_id`` (``kind``: stop, abandon,
+    delete); ``answered_at`` is set by the first answer, and a later one is refused."""
+
+    __tablename__ = "confirmations"
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_id: int = _id(nullable=False)
+    user_id: int = _id(nullable=False)
+    kind: str = _text(length=16)
+    match_id: int | None = _int(nullable=True)
+    created_at: datetime = _time()
+    answered_at: datetime | None = _time(nullable=True)

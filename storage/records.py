@@ -78,6 +78,8 @@ class SeatRecord:
 
     hand_digest: str | None = None
     """A digest of what the hand message shows (the bot skips identical edits)."""
+    turn_version: int | None = None
+    """The turn (:attr:`MatchRecord.turn_version`) the stored turn bell rings for."""
 
     @property
     def is_computer(self) -> bool:
@@ -115,6 +117,8 @@ class MatchRecord:
 
     table_digest: str | None = None
     """A digest of what the table message shows (the bot skips identical edits)."""
+    turn_version: int | None = None
+    """The version at which the current turn started (None: no turn, or not known)."""
 
     @property
     def players(self) -> int:
@@ -215,3 +219,17 @@ class GameStats:
     mp: int
     vp: int
     hands_won: int
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    """A yes/no question the bot asked ``user_id`` in ``chat_id``: ``kind`` (stop, abandon,
+    delete) about ``match_id``; ``answered_at`` once answered (a question is answered once)."""
+
+    id: int
+    chat_id: int
+    user_id: int
+    kind: str
+    match_id: int | None
+    created_at: datetime
+    answered_at: datetime | None

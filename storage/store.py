@@ -60,6 +60,7 @@ from storage.errors import (
 from storage.models import (
     NAME_LENGTH,
     ChatTable,
+    ConfirmationTable,
     MatchTable,
     MoveTable,
     ResultTable,
@@ -76,6 +77,7 @@ from storage.records import (
     PLAYING,
     STOPPED,
     ChatSettings,
+    Confirmation,
     GameStats,
     Keep,
     LeaderboardEntry,
@@ -199,6 +201,7 @@ def _seat_record(row: SeatTable) -> SeatRecord:
         hand_digest=row.hand_digest,
         turn_chat_id=row.turn_chat_id,
         turn_message_id=row.turn_message_id,
+        turn_version=row.turn_version,
         ui=_seat_ui(row),
     )
 
@@ -221,9 +224,17 @@ def _match_record(row: MatchTable, seats: Iterable[SeatTable]) -> MatchRecord:
         table_digest=row.table_digest,
         deadline=row.deadline,
         deadline_seat=row.deadline_seat,
+        turn_version=row.turn_version,
         created_at=row.created_at,
         updated_at=row.updated_at,
         finished_at=row.finished_at,
+    )
+
+
+def _confirmation(row: ConfirmationTable) -> Confirmation:
+    assert row.id is not None
+    return Confirmation(
+        row.id, row.chat_id, row.user_id, row.kind, row.match_id, row.created_at, row.answered_at
     )
 
 
@@ -600,6 +611,7 @@ class Store:
                     status=PLAYING,
                     state=state_json,
                     version=expected_version + 1,
+                    turn_version=expected_version + 1,
                     updated_at=_now(),
                 )
             )
@@ -620,6 +632,7 @@ class Store:
         deadline_seat: int | None = None,
         reset_ui: bool = False,
         results: Iterable[PlayerResult] | None = None,
+        turn_starts: bool = False,
     ) -> int:
         """Store one accepted move and the match's new snapshot, atomically; the new version.
 
@@ -633,6 +646,8 @@ class Store:
         ``results`` (FINISHED only) recorded in the same transaction. ``deadline`` replaces the
         turn deadline (None clears it; by default it is kept, as a Scala 40 turn has several
         moves). ``reset_ui`` clears the acting seat's selected cards and staged melds.
+        ``turn_starts``: the move ends a turn and starts another (the bell rings for it), whose
+        ``turn_version`` is the new version.
 
         Raises :class:`StaleVersion` (nothing written) if another write came first,
         :class:`WrongStatus` if the match is not being played, :class:`MatchNotFound`.
@@ -650,6 +665,8 @@ class Store:
             values |= {"deadline": None, "deadline_seat": None}
         if not isinstance(deadline, Keep):
             values |= {"deadline": deadline, "deadline_seat": deadline_seat}
+        if turn_starts:
+            values["turn_version"] = version
         with self._core(write=True) as db:
             done = db.execute(
                 update(MatchTable)
@@ -858,10 +875,22 @@ class Store:
         self._update_seat(match_id, seat, hand_message_id=message_id)
 
     def set_turn_message(
-        self, match_id: int, seat: int, chat_id: int | None, message_id: int | None
+        self,
+        match_id: int,
+        seat: int,
+        chat_id: int | None,
+        message_id: int | None,
+        turn_version: int | None = None,
     ) -> None:
-        """Remember the "your turn" notification sent for a seat (None, None: there is none)."""
-        self._update_seat(match_id, seat, turn_chat_id=chat_id, turn_message_id=message_id)
+        """Remember the "your turn" notification sent for a seat and the turn it rings for
+        (None, None: there is none)."""
+        self._update_seat(
+            match_id,
+            seat,
+            turn_chat_id=chat_id,
+            turn_message_id=message_id,
+            turn_version=None if message_id is None else turn_version,
+        )
 
     def set_deadline(self, match_id: int, when: datetime | None, seat: int | None = None) -> None:
         """Set the turn deadline (timezone-aware) of ``seat``, or clear it with None."""
@@ -923,6 +952,41 @@ class Store:
             if done.rowcount != 1:
                 raise StaleVersion(self.database, match_id, expected_version, ui.version, seat)
             return ui
+
+    # --- Confirmations -------------------------------------------------------------------------
+
+    def ask(self, chat_id: int, user_id: int, kind: str, match_id: int | None = None) -> int:
+        """Record a yes/no question asked ``user_id`` in ``chat_id``; its id (for the buttons)."""
+        with self._core(write=True) as db:
+            done = db.execute(
+                insert(ConfirmationTable).values(
+                    chat_id=chat_id, user_id=user_id, kind=kind, match_id=match_id,
+                    created_at=_now(),
+                )
+            )  # fmt: skip
+            key = done.inserted_primary_key
+            assert key is not None
+            return int(key[0])
+
+    def confirmation(self, confirmation_id: int) -> Confirmation | None:
+        """The question, answered or not; None if there is no such question."""
+        with self._session() as s:
+            row = s.get(ConfirmationTable, confirmation_id)
+            return None if row is None else _confirmation(row)
+
+    def answer(self, confirmation_id: int) -> bool:
+        """Mark the question answered; False if it was answered already (or never asked), so
+        exactly one answer wins even when two come at once."""
+        with self._core(write=True) as db:
+            done = db.execute(
+                update(ConfirmationTable)
+                .where(
+                    col(ConfirmationTable.id) == confirmation_id,
+                    col(ConfirmationTable.answered_at).is_(None),
+                )
+                .values(answered_at=_now())
+            )
+            return done.rowcount == 1
 
     # --- Users and chats -------------------------------------------------------------------------
 

@@ -34,7 +34,7 @@ import logging
 import math
 import warnings
 from collections.abc import Awaitable, Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from enum import IntEnum
 
@@ -44,6 +44,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Time
 from telegram.warnings import PTBDeprecationWarning
 
 from bot.delivery.limits import Changes, Clock, Gate, Pace, TokenBucket
+from bot.render.length import clip, split
 
 log = logging.getLogger(__name__)
 
@@ -240,6 +241,11 @@ class Outbox:
         """Send a new message. A reply (:attr:`Priority.REPLY`) identical to one waiting (or,
         in a group, sent within ``reply_ttl``) is not sent again, and one that cannot go out
         within ``reply_ttl`` is dropped."""
+        parts = split(text)
+        if len(parts) > 1:  # too long for one message: whole lines in several
+            for part in parts[:-1]:
+                self.send(chat_id, part, None, priority, reply_to=reply_to)
+            text, reply_to = parts[-1], None
         queue = self._queue(chat_id)
         expires = None
         if priority == Priority.REPLY:
@@ -472,6 +478,7 @@ class Outbox:
         if render is None:
             self.gate.leave(counted=False)
             return
+        render = replace(render, text=clip(render.text))
         content = digest(render.text, render.markup)
         held = True
         if not work.fresh and render.message_id is not None:

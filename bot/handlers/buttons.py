@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import unescape
+
 from telegram import Update
 from telegram.ext import ContextTypes
 
@@ -33,4 +35,6 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         answer = await service.confirm_press(data, user.id, admin)
     else:
         answer = await service.rematch(data.match_id, user.id)
-    await query.answer(answer.text or None, show_alert=answer.alert, url=answer.url)
+    # An answer is plain text, not HTML: the catalog's escaping is undone.
+    text = unescape(answer.text) if answer.text else None
+    await query.answer(text, show_alert=answer.alert, url=answer.url)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from telegram import Update
 from telegram.ext import ContextTypes
 
@@ -50,7 +52,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     service.store.set_private_chat(user.id, True)
     lang = service.user_lang(user.id, user.language_code)
     payload = (context.args or [""])[0]
-    joining = payload.startswith("j") and payload[1:].isdigit()
+    joining = re.fullmatch(r"j[0-9]{1,12}", payload) is not None
     if joining and await service.join_from_link(int(payload[1:]), user.id, display_name(user)):
         reply(update, context, t(lang, "ans.joined"))
         return

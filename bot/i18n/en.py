@@ -38,6 +38,7 @@ TEXTS: dict[str, str] = {
     "ans.only_creator_admin": "Only the host or a group admin can do that.",
     "ans.seats": "This game needs {min} to {max} players.",
     "ans.open_private": "First open a private chat with me: I'll take you there.",
+    "ans.error": "Something went wrong: please try again in a moment.",
     "ans.stale": "This button is no longer valid.",
     "ans.not_yours": "This button is not yours.",
     "ans.not_your_turn": "It is not your turn.",

@@ -38,6 +38,7 @@ TEXTS: dict[str, str] = {
     "ans.only_creator_admin": "Solo chi organizza o un amministratore può farlo.",
     "ans.seats": "Servono da {min} a {max} giocatori.",
     "ans.open_private": "Prima apri la chat privata con me: ti porto lì.",
+    "ans.error": "Qualcosa è andato storto: riprova tra poco.",
     "ans.stale": "Questo pulsante non è più valido.",
     "ans.not_yours": "Questo pulsante non è tuo.",
     "ans.not_your_turn": "Non è il tuo turno.",

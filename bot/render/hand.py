@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -11,7 +10,7 @@ from bot import callbacks
 from bot.hand_ui import FREED, TOP, HandUI, context_token, display, staged_tokens
 from bot.i18n import t
 from bot.render import cards as show
-from bot.render.table import clip
+from bot.render.length import clip
 from engine import scala40, scopone
 from engine.errors import InvalidMeld
 
@@ -99,7 +98,7 @@ def _s40_text(
     running: bool,
     playing: bool,
 ) -> str:
-    lines = [t(lang, "hand.title", game=t(lang, "game.scala40"), group=escape(group))]
+    lines = [t(lang, "hand.title", game=t(lang, "game.scala40"), group=group)]
     top = view.discard_top
     if not running:
         lines.append(t(lang, "hand.over"))
@@ -204,7 +203,7 @@ def scopone_hand(
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The Scopone hand: the cards as buttons; then the capture choice when several are allowed."""
     keys = HandKeys(match_id, seat, ui, lang, view.hand)
-    lines = [t(lang, "hand.title", game=t(lang, "game.scopone"), group=escape(group))]
+    lines = [t(lang, "hand.title", game=t(lang, "game.scopone"), group=group)]
     my_turn = view.to_play == seat and view.result is None
     lines.append(t(lang, "hand.over" if view.result is not None else "hand.scopone_idle"))
     keyboard: list[list[InlineKeyboardButton]]

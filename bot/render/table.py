@@ -3,34 +3,22 @@
 from __future__ import annotations
 
 from datetime import datetime
-from html import escape
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.i18n import t
 from bot.render import cards as show
+from bot.render.length import clip
 from engine import scala40, scopone
 from engine.scala40.actions import parse_action as parse_s40
 
 ITALY = ZoneInfo("Europe/Rome")
-MAX_TEXT = 4096
 RECENT_MOVES = 5
 
 
-def clip(text: str, limit: int = MAX_TEXT) -> str:
-    """Keep a message within Telegram's limit, cutting whole lines from the middle."""
-    if len(text) <= limit:
-        return text
-    lines = text.split("\n")
-    while len("\n".join(lines)) > limit - 2 and len(lines) > 2:
-        lines.pop(len(lines) // 2)
-    joined = "\n".join(lines)
-    return joined if len(joined) <= limit else joined[: limit - 1] + "…"
-
-
 def name_of(names: list[str], seat: int) -> str:
-    """The escaped display name of a seat."""
-    return escape(names[seat]) if 0 <= seat < len(names) else f"#{seat}"
+    """The display name of a seat (plain text: :func:`bot.i18n.t` escapes it)."""
+    return names[seat] if 0 <= seat < len(names) else f"#{seat}"
 
 
 def header(lang: str, game: str, hand: int, names: list[str], dealer: int) -> str:
@@ -103,7 +91,7 @@ def scala40_table(
 
 def _s40_seats(view: scala40.View, names: list[str], lang: str) -> list[str]:
     order = sorted(range(view.players), key=lambda s: (s - view.dealer - 1) % view.players)
-    out = []
+    out: list[str] = []
     for seat in order:
         marker = "👉" if seat == view.to_play else "▫️"
         status = view.status[seat]
@@ -128,7 +116,7 @@ def _s40_seats(view: scala40.View, names: list[str], lang: str) -> list[str]:
 def _s40_melds(view: scala40.View, names: list[str], lang: str) -> list[str]:
     if not view.melds:
         return [t(lang, "table.no_melds")]
-    out = [t(lang, "table.melds")]
+    out: list[str] = [t(lang, "table.melds")]
     for meld in view.melds:
         out.append(
             t(

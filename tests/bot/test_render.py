@@ -12,6 +12,7 @@ from bot.delivery import outbox as delivery
 from bot.hand_ui import HandUI, context_token
 from bot.render import hand as hand_render
 from bot.render import table as table_render
+from bot.render.length import clip, split, utf16_len
 from engine import scala40, scopone
 from engine.scala40.greedy import greedy_action
 
@@ -67,8 +68,24 @@ class TestScala40Table:
 
     def test_clip_cuts_lines(self) -> None:
         text = "\n".join(f"line {i} " + "x" * 100 for i in range(100))
-        clipped = table_render.clip(text)
+        clipped = clip(text)
         assert len(clipped) <= 4096 and clipped.startswith("line 0") and clipped.endswith("x")
+
+    def test_lengths_are_utf16_units(self) -> None:
+        """An emoji is two units: 1,500 lines of "🃏 <b>Anna</b>" are clipped by what Telegram
+        counts, and a single long line loses its markup, never half a tag or an entity."""
+        assert utf16_len("🃏a") == 3
+        text = "\n".join(f"{n} 🃏 <b>Anna</b> 🤖" for n in range(1500))
+        clipped = clip(text)
+        assert utf16_len(clipped) <= 4096 < len(text) and clipped.startswith("0 🃏 <b>Anna</b>")
+        one = clip("<b>" + "&amp;🃏" * 2000 + "</b>")
+        assert utf16_len(one) <= 4096 and "<" not in one and one.endswith("🃏…")
+
+    def test_split_keeps_whole_lines(self) -> None:
+        lines = [f"{n}. 🤖 Computer {n} — 12 MP" for n in range(400)]
+        parts = split("\n".join(lines))
+        assert len(parts) > 1 and all(utf16_len(p) <= 4096 for p in parts)
+        assert "\n".join(parts).split("\n") == lines
 
 
 class TestHandKeyboards:

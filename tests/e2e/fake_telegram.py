@@ -57,7 +57,7 @@ DEFAULT_BOT_ID = 123456789
 DEFAULT_BOT_USERNAME = "tavolo_test_bot"
 DEFAULT_BOT_NAME = "Tavolo"
 
-MAX_MESSAGE_LENGTH = 4096  # Unicode code points after entity parsing (measured on Telegram)
+MAX_MESSAGE_LENGTH = 4096  # UTF-16 code units after entity parsing, as entity offsets count
 MAX_CALLBACK_DATA_BYTES = 64
 MAX_INLINE_BUTTONS = 100
 MAX_BUTTONS_PER_ROW = 8
@@ -2039,7 +2039,7 @@ class FakeTelegramServer:
         text, entities = trim_text(text, entities)
         if not text:
             raise bad_request(ERR_TEXT_EMPTY)
-        if len(text) > MAX_MESSAGE_LENGTH:
+        if utf16_len(text) > MAX_MESSAGE_LENGTH:
             raise bad_request(ERR_TEXT_TOO_LONG)
         return text, entities, source
 

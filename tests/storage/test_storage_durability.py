@@ -161,6 +161,10 @@ class TestRaces:
         assert [s.seat for s in record.seats] == [0, 1, 2, 3, 4, 5]
         assert sorted(s.user_id or 0 for s in record.seats) == [1, 10, 11, 12, 13, 14]
 
+    def test_a_question_answered_twice_at_once_is_answered_once(self, store: Store) -> None:
+        asked = store.ask(-100, 7, "abandon", match_id=1)
+        assert sorted(_race(4, lambda _: store.answer(asked))) == [False, False, False, True]
+
     def test_two_new_games_in_one_chat(self, store: Store) -> None:
         outcomes = _race(4, lambda n: store.create_match(-100, "scopone", {}, n, f"P{n}", seed=n))
         created = [o for o in outcomes if not isinstance(o, Exception)]

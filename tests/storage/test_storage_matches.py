@@ -296,3 +296,39 @@ class TestMessagesAndDeadlines:
         store.commit_move(record.id, version, seat, action, match.to_json(), deadline=None)
         stored = store.get_match(record.id)
         assert (stored.deadline, stored.deadline_seat) == (None, None)
+
+
+class TestTurnsAndConfirmations:
+    def test_the_turn_a_bell_rings_for(self, store: Store) -> None:
+        """The start and every move that starts a turn record its version; a seat's bell
+        records the turn it rings for, and goes with it."""
+        record, match = started(store, "scopone", 4)
+        assert record.turn_version == record.version
+        seat = match.to_play
+        action = str(match.play(match.legal_actions()[0], seat=seat))
+        version = store.commit_move(
+            record.id, record.version, seat, action, match.to_json(), turn_starts=True
+        )
+        assert store.get_match(record.id).turn_version == version
+        action = str(match.play(match.legal_actions()[0], seat=match.to_play))
+        store.commit_move(record.id, version, None, action, match.to_json())
+        assert store.get_match(record.id).turn_version == version  # kept
+        store.set_turn_message(record.id, 1, 1002, 55, turn_version=version)
+        bell = store.get_match(record.id).seats[1]
+        assert (bell.turn_chat_id, bell.turn_message_id, bell.turn_version) == (1002, 55, version)
+        store.set_turn_message(record.id, 1, None, None, turn_version=version)
+        assert store.get_match(record.id).seats[1].turn_version is None
+
+    def test_a_question_is_answered_once(self, store: Store) -> None:
+        asked = store.ask(-100, 7, "stop", match_id=3)
+        question = store.confirmation(asked)
+        assert question is not None
+        assert (question.chat_id, question.user_id, question.kind, question.match_id) == (
+            -100, 7, "stop", 3,
+        )  # fmt: skip
+        assert question.answered_at is None
+        assert store.answer(asked) is True
+        assert store.answer(asked) is False
+        answered = store.confirmation(asked)
+        assert answered is not None and answered.answered_at is not None
+        assert store.confirmation(asked + 1) is None and store.answer(asked + 1) is False

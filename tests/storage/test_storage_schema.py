@@ -17,7 +17,16 @@ from storage.database import create_store_engine
 from storage.models import metadata
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLES = {"alembic_version", "chats", "matches", "moves", "results", "seats", "users"}
+TABLES = {
+    "alembic_version",
+    "chats",
+    "confirmations",
+    "matches",
+    "moves",
+    "results",
+    "seats",
+    "users",
+}
 
 
 def _schema(url: str) -> tuple[set[str], list[tuple[str, ...]], list[tuple[str, ...]]]:
