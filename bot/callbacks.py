@@ -6,7 +6,7 @@ checked against the stored state after a restart or on another instance:
 
 - hand:   ``h:<match>:<seat>:<context>:<op>[:<arg>]``  (``h:12:0:kqzpam:t:5H.0`` toggles 5H)
 - lobby:  ``l:<match>:<version>:<op>[:<arg>]``
-- confirm:``k:<match>:<op>`` (stop, abandon confirmations), rematch ``r:<match>``
+- confirm:``k:<question>:y|n`` (the stored yes/no questions), rematch ``r:<match>``
 """
 
 from __future__ import annotations
@@ -107,9 +107,9 @@ def lobby(match_id: int, version: int, op: str, arg: str | int = "") -> str:
     return encode(Callback("l", match_id, op, version=version, arg=str(arg)))
 
 
-def confirm(match_id: int, op: str, arg: str | int = "") -> str:
-    """Callback data of a confirmation button (``/stop``, ``/abandon``)."""
-    return encode(Callback("k", match_id, op, arg=str(arg)))
+def confirm(question: int, answer: str) -> str:
+    """Callback data of a yes (``y``) or no (``n``) to a stored question (:meth:`Store.ask`)."""
+    return encode(Callback("k", question, answer))
 
 
 def rematch(match_id: int) -> str:

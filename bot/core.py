@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.error import TelegramError
 
 from bot import callbacks
 from bot.delivery import Outbox, Pace, Priority, Render, Rendered
@@ -39,6 +40,8 @@ from storage import MatchNotFound, MatchRecord, PlayerResult, SeatRecord, StaleV
 log = logging.getLogger(__name__)
 
 SEATS = {"scala40": (2, 6), "scopone": (4, 4)}
+ADMINS = ("creator", "administrator")
+MEMBERS = (*ADMINS, "member", "restricted")
 TABLE_DELAY = 0.3
 """Seconds a table edit waits for more moves to show at once; end-to-end tests set it to 0.
 (The group's budget paces the edits: :class:`bot.delivery.Pace`.)"""
@@ -46,6 +49,9 @@ COMPUTER_PAUSE = 1.2
 """Seconds a computer seat waits before its move, so the table reads like a game."""
 MID_TURN = ("draw", "take", "open", "meld", "attach", "swap", "clock")
 """Scala 40 actions inside a turn: the turn's deadline stays as it is."""
+TURN_ENDS = ("discard", "timeout", "play")
+"""Actions that end the mover's turn (a new one starts even when the same player goes on, as
+the player who closed a hand and starts the next)."""
 
 
 class LobbyPress(NamedTuple):
@@ -56,7 +62,6 @@ class LobbyPress(NamedTuple):
     user_id: int
     name: str
     lang: str
-    admin: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +122,7 @@ class Core:
         self.table_delay = TABLE_DELAY
         self._reposted: dict[int, float] = {}
         self._panels: dict[int, bool] = {}
+        self._ringing: dict[tuple[int, int], int] = {}
         self._blocked: set[tuple[int, int]] = set()
         self._driving: set[int] = set()
         self.computer_pause = COMPUTER_PAUSE
@@ -204,6 +210,28 @@ class Core:
         if chat_id > 0:
             return t(self.user_lang(chat_id), "private.title")
         return self.titles.get(chat_id) or self.store.chat_settings(chat_id).title or str(chat_id)
+
+    async def is_admin(self, chat_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` administers the group ``chat_id`` (asked of Telegram there)."""
+        return await self._member_status(chat_id, user_id) in ADMINS
+
+    async def is_member(self, chat_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` is in the group ``chat_id`` (a private chat: is its user)."""
+        if chat_id > 0:
+            return chat_id == user_id
+        return await self._member_status(chat_id, user_id) in MEMBERS
+
+    async def _member_status(self, chat_id: int, user_id: int) -> str:
+        if chat_id > 0:
+            return ""
+        try:
+            member = await self.bot.get_chat_member(chat_id, user_id)
+        except TelegramError as error:
+            log.info("membership of %s in %s unknown: %s", user_id, chat_id, error)
+            return ""
+        if member.status == "restricted" and not getattr(member, "is_member", False):
+            return "left"
+        return str(member.status)
 
     def deep_link(self, match_id: int) -> str:
         """``t.me/<bot>?start=j<match>``: opens the private chat and joins the match."""
@@ -344,14 +372,40 @@ class Core:
         )
         self.outbox.send(record.chat_id, text, priority=Priority.NOTICE)
 
-    def notify_turn(self, match_id: int, seat: int) -> None:
-        """A new short message rings the player whose turn starts; the earlier one goes.
+    def ring(self, match_id: int) -> None:
+        """Bring every player's turn bell in line with the stored state: the player whose turn
+        it is has one bell, rung for this very turn (``turn_version``); nobody else has one.
 
-        Rendered when the player's chat lets it out: a bell for a turn that is already over
-        is not sent."""
-        user = self.store.get_match(match_id).seats[seat].user_id
-        if user is None:
-            return
+        Idempotent, and derived from the store only: called after every move, at the start and
+        at a resume, it rings what is missing (a crash between a move and its bell, or a new
+        hand started by the player who closed the last) and deletes what is stale."""
+        record = self.store.get_match(match_id)
+        for seat in record.seats:
+            if seat.user_id is None:
+                continue
+            wanted = self._bell_turn(record, seat.seat)
+            rung = seat.turn_message_id is not None
+            if wanted is not None and (not rung or seat.turn_version != wanted):
+                self._ring(match_id, seat.seat, seat.user_id)
+            elif wanted is None and seat.turn_message_id is not None:
+                self._unring(match_id, seat.seat, seat.turn_chat_id or seat.user_id)
+
+    def _unring(self, match_id: int, seat: int, chat_id: int) -> None:
+        """Delete a bell nobody needs any more (forgotten once Telegram confirms)."""
+        bell = self.store.get_match(match_id).seats[seat].turn_message_id
+        if bell is not None:
+            self.outbox.delete(chat_id, bell, lambda: self._bell_gone(match_id, seat, bell))
+
+    def _bell_turn(self, record: MatchRecord, seat: int) -> int | None:
+        """The turn the seat's bell should ring for, or None (not its turn, or no bell)."""
+        if record.status != "playing" or record.state_json is None:
+            return None
+        match = self.engine(record)
+        if match.to_play != seat or self.is_computer(record, match, seat):
+            return None
+        return record.turn_version if record.turn_version is not None else record.version
+
+    def _ring(self, match_id: int, seat: int, user: int) -> None:
         self.outbox.put(
             user,
             ("bell", match_id, seat),
@@ -363,12 +417,15 @@ class Core:
         )
 
     def _bell_render(self, match_id: int, seat: int, user: int) -> Render | None:
+        """The bell, if it is still wanted when the player's chat lets it out."""
         record = self.store.get_match(match_id)
         seat_record = record.seats[seat]
-        if record.status != "playing" or seat_record.user_id != user:
+        turn = self._bell_turn(record, seat)
+        if turn is None or seat_record.user_id != user:
             return None
-        if self.engine(record).to_play != seat:
-            return None
+        if seat_record.turn_message_id is not None and seat_record.turn_version == turn:
+            return None  # rung already
+        self._ringing[(match_id, seat)] = turn
         lang = self.user_lang(user)
         text: str = t(lang, "notify.turn", group=self.group_title(record.chat_id))
         text += table_render.deadline_text(lang, record.deadline)
@@ -376,9 +433,16 @@ class Core:
         return Render(seat_record.turn_message_id, None, text)
 
     def _bell_rung(self, match_id: int, seat: int, user: int, message_id: int | None) -> None:
+        turn = self._ringing.pop((match_id, seat), None)
         if message_id is None:
             self.report_blocked(match_id, seat)
-        self.store.set_turn_message(match_id, seat, user if message_id else None, message_id)
+            self.store.set_turn_message(match_id, seat, None, None)
+            return
+        self.store.set_turn_message(match_id, seat, user, message_id, turn)
+
+    def _bell_gone(self, match_id: int, seat: int, message_id: int) -> None:
+        if self.store.get_match(match_id).seats[seat].turn_message_id == message_id:
+            self.store.set_turn_message(match_id, seat, None, None)
 
     def turn_facts(self, record: MatchRecord, seat: int, lang: str) -> str:
         """What the bell shows: the discard pile (Scala 40) or the table's cards (Scopone)."""
@@ -391,16 +455,15 @@ class Core:
         cards = " ".join(show_card(str(c)) for c in match.view(seat).table) or "—"
         return t(lang, "hand.scopone_table", cards=cards)
 
-    def render_all(self, record: MatchRecord, previous_to_play: int | None) -> None:
-        """After a start or a resume: the table, every hand, and the turn notification."""
+    def render_all(self, record: MatchRecord) -> None:
+        """After a start or a resume: the table, every hand, the computers, the bells."""
         self.request_table(record.id)
         for seat in range(len(record.seats)):
             self.request_hand(record.id, seat)
         match = self.engine(record)
         if match.to_play is not None and self.is_computer(record, match, match.to_play):
             self.drive_computers(record.id)
-        elif match.to_play is not None and match.to_play != previous_to_play:
-            self.notify_turn(record.id, match.to_play)
+        self.ring(record.id)
 
     # --- moves -----------------------------------------------------------------------------------
     async def move(
@@ -438,6 +501,10 @@ class Core:
                     )
                     for s in record.seats
                 ]
+        new_hand = getattr(match, "hand_number", 0) != before_hand
+        turn_starts = not match.is_over and (
+            match.to_play != before_to_play or new_hand or applied.kind in TURN_ENDS
+        )
         timing: dict[str, Any] = {}
         if match.to_play != before_to_play or applied.kind not in MID_TURN:
             deadline, deadline_seat = self.next_deadline(record, match)
@@ -451,6 +518,7 @@ class Core:
                 match.to_json(),
                 status=status,
                 results=results,
+                turn_starts=turn_starts,
                 **timing,
             )
         except StaleVersion:
@@ -508,8 +576,7 @@ class Core:
             self.outbox.send(record.chat_id, text, markup, Priority.NOTICE)
         if match.to_play is not None and self.is_computer(record, match, match.to_play):
             self.drive_computers(record.id)
-        elif match.to_play != before_to_play and match.to_play is not None:
-            self.notify_turn(record.id, match.to_play)
+        self.ring(record.id)
 
     def _clear_hands(self, record: MatchRecord) -> None:
         """A new deal: every player's selection, staged melds and pending step go."""

@@ -137,12 +137,13 @@ class Lobby(Core):
         return html_lines([base, *[c for c in changed if not c.startswith(base.split()[0])]], ", ")
 
     async def lobby_press(
-        self, data: callbacks.Callback, user_id: int, name: str, is_admin: bool
+        self, data: callbacks.Callback, user_id: int, name: str, chat_id: int
     ) -> Answer:
-        """A lobby button: join, leave, options, partners, start, cancel."""
+        """A lobby button pressed in ``chat_id``: join, leave, options, partners, start, cancel
+        (only in the lobby's own chat)."""
         async with self.lock(data.match_id):
             record = self.record_or_none(data.match_id)
-            if record is None or record.status != "lobby":
+            if record is None or record.status != "lobby" or record.chat_id != chat_id:
                 return Answer(t(self.user_lang(user_id), "ans.stale"))
             lang = self.user_lang(user_id)
             if data.version != record.version and data.op not in ("j", "l"):
@@ -161,7 +162,7 @@ class Lobby(Core):
             }.get(data.op)
             if handler is None:
                 return Answer(t(lang, "ans.stale"))
-            return await handler(LobbyPress(record, data, user_id, name, lang, is_admin))
+            return await handler(LobbyPress(record, data, user_id, name, lang))
 
     def refresh_lobby(self, match_id: int, options_panel: bool = False) -> None:
         """Schedule an edit of the lobby message (coalesced: the latest state is shown)."""
@@ -180,16 +181,22 @@ class Lobby(Core):
         self.refresh_lobby(record.id)
         return Answer(t(lang, "ans.joined"))
 
-    async def join_from_link(self, match_id: int, user_id: int, name: str) -> bool:
-        """``/start j<match>`` in private: sit the user at that lobby; whether it worked."""
+    async def join_from_link(self, match_id: int, user_id: int, name: str) -> str | None:
+        """``/start j<match>`` in private: sit the user at that lobby if they belong to its
+        group; the answer's catalog key (None: no such lobby)."""
         async with self.lock(match_id):
             record = self.record_or_none(match_id)
             if record is None or record.status != "lobby":
-                return False
-            if record.seat_of(user_id) is None and len(record.seats) < SEATS[record.game][1]:
-                self.store.add_seat(record.id, user_id, name, None)
-                self.refresh_lobby(record.id)
-            return True
+                return None
+            if record.seat_of(user_id) is not None:
+                return "ans.already_joined"
+            if not await self.is_member(record.chat_id, user_id):
+                return "ans.not_member"
+            if len(record.seats) >= SEATS[record.game][1]:
+                return "ans.full"
+            self.store.add_seat(record.id, user_id, name, None)
+            self.refresh_lobby(record.id)
+            return "ans.joined"
 
     async def _add_computer(self, press: LobbyPress) -> Answer:
         """The host adds a computer seat of the chosen level."""
@@ -261,7 +268,7 @@ class Lobby(Core):
 
     async def _cancel(self, press: LobbyPress) -> Answer:
         record, user_id, lang = press.record, press.user_id, press.lang
-        if user_id != record.creator_id and not press.admin:
+        if user_id != record.creator_id and not await self.is_admin(record.chat_id, user_id):
             return Answer(t(lang, "ans.only_creator_admin"))
         self.store.set_status(record.id, "stopped")
         self.request_table(record.id)
@@ -284,5 +291,5 @@ class Lobby(Core):
         record = self.store.get_match(record.id)
         self._engines[record.id] = (record.version, match)
         self.arm_timer(record)
-        self.render_all(record, previous_to_play=None)
+        self.render_all(record)
         return Answer()

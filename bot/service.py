@@ -18,9 +18,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
 from bot.core import Answer, Core, computer_action, engine_error
-from bot.delivery import Priority
+from bot.delivery import Priority, Render
 from bot.hands import Hands
-from bot.i18n import html_lines, t
+from bot.i18n import Html, html_lines, t
 from bot.lobby import Lobby
 from bot.options_ui import option_names, value_text
 from bot.render import table as table_render
@@ -109,19 +109,7 @@ class Tavolo(Hands, Lobby):
         if user_id != record.creator_id and not admin:
             self.reply(chat_id, t(lang, "ans.only_creator_admin"), reply_to)
             return
-        markup = InlineKeyboardMarkup(
-            [
-                [
-                    InlineKeyboardButton(
-                        t(lang, "btn.yes"), callback_data=callbacks.confirm(record.id, "st")
-                    ),
-                    InlineKeyboardButton(
-                        t(lang, "btn.no"), callback_data=callbacks.confirm(record.id, "no")
-                    ),
-                ]
-            ]
-        )
-        self.outbox.send(chat_id, t(lang, "cmd.stop_confirm"), markup, reply_to=reply_to)
+        self._ask(chat_id, user_id, "stop", record.id, t(lang, "cmd.stop_confirm"), lang, reply_to)
 
     def ask_abandon(self, user_id: int) -> None:
         """``/abandon`` in private: one confirmation per running match of the user."""
@@ -135,58 +123,94 @@ class Tavolo(Hands, Lobby):
             self.reply(user_id, t(lang, "cmd.no_match"))
             return
         for record in records:
-            markup = InlineKeyboardMarkup(
-                [
-                    [
-                        InlineKeyboardButton(
-                            t(lang, "btn.yes"), callback_data=callbacks.confirm(record.id, "ab")
-                        ),
-                        InlineKeyboardButton(
-                            t(lang, "btn.no"), callback_data=callbacks.confirm(record.id, "no")
-                        ),
-                    ]
-                ]
-            )
             text = t(lang, "cmd.abandon_confirm", group=self.group_title(record.chat_id))
-            self.outbox.send(user_id, text, markup)
+            self._ask(user_id, user_id, "abandon", record.id, text, lang)
 
     def ask_delete(self, user_id: int, lang: str) -> None:
         """``/deletemydata``: ask for a confirmation."""
+        self._ask(user_id, user_id, "delete", None, t(lang, "cmd.delete_confirm"), lang)
+
+    def _ask(
+        self,
+        chat_id: int,
+        user_id: int,
+        kind: str,
+        match_id: int | None,
+        text: str,
+        lang: str,
+        reply_to: int | None = None,
+    ) -> None:
+        """A yes/no question, stored so that it is answered once, by the user it asks."""
+        question = self.store.ask(chat_id, user_id, kind, match_id)
         markup = InlineKeyboardMarkup(
             [
                 [
                     InlineKeyboardButton(
-                        t(lang, "btn.yes"), callback_data=callbacks.confirm(0, "dd")
+                        t(lang, "btn.yes"), callback_data=callbacks.confirm(question, "y")
                     ),
                     InlineKeyboardButton(
-                        t(lang, "btn.no"), callback_data=callbacks.confirm(0, "no")
+                        t(lang, "btn.no"), callback_data=callbacks.confirm(question, "n")
                     ),
                 ]
             ]
         )
-        self.outbox.send(user_id, t(lang, "cmd.delete_confirm"), markup)
+        self.outbox.send(chat_id, text, markup, Priority.REPLY, reply_to=reply_to)
 
-    async def confirm_press(self, data: callbacks.Callback, user_id: int, admin: bool) -> Answer:
-        """The yes/no of ``/stop``, ``/abandon`` and ``/deletemydata``."""
+    async def confirm_press(
+        self,
+        data: callbacks.Callback,
+        user_id: int,
+        chat_id: int,
+        message_id: int | None,
+        shown: str | None,
+    ) -> Answer:
+        """The yes or no of a question (``/stop``, ``/abandon``, ``/deletemydata``): only in the
+        chat it was asked in, only by the user it asked, only once. The first answer takes
+        the buttons away (``message_id`` and ``shown``: the question's message and its HTML)."""
         lang = self.user_lang(user_id)
-        if data.op == "dd":
+        question = self.store.confirmation(data.match_id)
+        if question is None or question.chat_id != chat_id or data.op not in ("y", "n"):
+            return Answer(t(lang, "ans.stale"))
+        if question.user_id != user_id:
+            return Answer(t(lang, "ans.not_yours"))
+        if not self.store.answer(question.id):
+            return Answer(t(lang, "ans.answered"))
+        if message_id is not None and shown is not None:
+            self._answered(chat_id, message_id, shown, lang, data.op == "y")
+        if data.op == "n":
+            return Answer(t(lang, "ans.ok"))
+        if question.kind == "delete":
             self.store.delete_user_data(user_id)
             return Answer(t(lang, "ans.deleted"))
-        if data.match_id == 0:
-            return Answer(t(lang, "ans.ok"))
-        async with self.lock(data.match_id):
-            record = self.record_or_none(data.match_id)
+        return await self._confirmed(question.kind, question.match_id or 0, user_id, lang)
+
+    def _answered(self, chat_id: int, message_id: int, text: str, lang: str, yes: bool) -> None:
+        """The question keeps its text, with the answer instead of the buttons."""
+        answered = html_lines([Html(text), t(lang, "btn.yes" if yes else "btn.no")])
+        self.outbox.put(
+            chat_id,
+            ("question", message_id),
+            lambda: Render(message_id, None, answered),
+            lambda _id, _shown: None,
+            Priority.NOTICE,
+        )
+
+    async def _confirmed(self, kind: str, match_id: int, user_id: int, lang: str) -> Answer:
+        """Stop or abandon the match, as confirmed (the powers checked again, in its group)."""
+        async with self.lock(match_id):
+            record = self.record_or_none(match_id)
             if record is None or record.status != "playing":
                 return Answer(t(lang, "ans.no_match"))
-            if data.op == "no":
-                return Answer(t(lang, "ans.ok"))
-            if data.op == "st":
-                if user_id != record.creator_id and not admin:
-                    return Answer(t(lang, "ans.only_creator_admin"))
-                await self.move(record, record.seat_of(user_id) or 0, "stop", lang)
-                return Answer(t(lang, "ans.stopped"))
             seat = record.seat_of(user_id)
-            if data.op == "ab" and seat is not None:
+            if kind == "stop":
+                allowed = user_id == record.creator_id or await self.is_admin(
+                    record.chat_id, user_id
+                )
+                if not allowed:
+                    return Answer(t(lang, "ans.only_creator_admin"))
+                await self.move(record, seat or 0, "stop", lang)
+                return Answer(t(lang, "ans.stopped"))
+            if kind == "abandon" and seat is not None:
                 await self.move(record, seat, "abandon", lang)
                 return Answer(t(lang, "ans.abandoned"))
         return Answer(t(lang, "ans.stale"))
@@ -201,12 +225,13 @@ class Tavolo(Hands, Lobby):
                 count += 1
         return count
 
-    async def rematch(self, match_id: int, user_id: int) -> Answer:
-        """The rematch button: a new lobby with the same players, seats and options."""
+    async def rematch(self, match_id: int, user_id: int, chat_id: int) -> Answer:
+        """The rematch button (pressed in the match's chat): a new lobby with the same
+        players, seats and options."""
         lang = self.user_lang(user_id)
         async with self.lock(match_id):
             record = self.record_or_none(match_id)
-            if record is None or record.status != "finished":
+            if record is None or record.status != "finished" or record.chat_id != chat_id:
                 return Answer(t(lang, "ans.stale"))
             presser = record.seat_of(user_id)
             if presser is None:
@@ -291,10 +316,7 @@ class Tavolo(Hands, Lobby):
             if record.status == "lobby":
                 self.refresh_lobby(record.id)
             else:
-                self.request_table(record.id)
-                for seat in range(len(record.seats)):
-                    self.request_hand(record.id, seat)
-                self.drive_computers(record.id)
+                self.render_all(record)
                 self.arm_timer(await self._with_deadline(record))
             count += 1
         return count

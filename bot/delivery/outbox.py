@@ -119,9 +119,10 @@ class Send:
 
 @dataclass(slots=True)
 class Delete:
-    """Delete a message."""
+    """Delete a message (``done`` once it is gone)."""
 
     message_id: int
+    done: Callable[[], None] | None = None
 
 
 Work = Put | Send | Delete
@@ -260,11 +261,12 @@ class Outbox:
             return
         self._add(queue, key, Send(text, markup, reply_to, done), priority, expires=expires)
 
-    def delete(self, chat_id: int, message_id: int) -> None:
-        """Delete a message (after the more urgent work of its chat)."""
+    def delete(self, chat_id: int, message_id: int, done: Callable[[], None] | None = None) -> None:
+        """Delete a message (after the more urgent work of its chat); ``done`` once it is gone
+        (also when Telegram says it was gone already)."""
         self.shown.pop((chat_id, message_id), None)
         queue = self._queue(chat_id)
-        self._add(queue, ("delete", message_id), Delete(message_id), Priority.CLEANUP)
+        self._add(queue, ("delete", message_id), Delete(message_id, done), Priority.CLEANUP)
 
     def remember(self, chat_id: int, message_id: int, shown: str) -> None:
         """What a message shows (as Telegram confirmed it)."""
@@ -582,6 +584,10 @@ class Outbox:
             )
         except (BadRequest, Forbidden) as error:
             log.info("delete of %s/%s failed: %s", queue.chat_id, work.message_id, error)
+            if "not found" not in error.message:
+                return
+        if work.done is not None:
+            work.done()
 
     def _edit(self, chat_id: int, render: Render) -> Awaitable[object]:
         assert render.message_id is not None

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from html import unescape
 
-from telegram import Update
+from telegram import Message, Update
 from telegram.ext import ContextTypes
 
 from bot import callbacks
-from bot.handlers.common import display_name, is_admin, remember, tavolo
+from bot.handlers.common import display_name, remember, tavolo
 from bot.i18n import t
 from bot.service import Answer
 
@@ -23,18 +23,20 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     service = tavolo(context)
     data = callbacks.decode(query.data)
     lang = service.user_lang(user.id, user.language_code)
-    if data is None:
+    message = query.message  # where the button was pressed (None: an inline message)
+    if data is None or message is None:
         answer = Answer(t(lang, "ans.stale"))
     elif data.kind == "h":
         answer = await service.hand_press(data, user.id)
     elif data.kind == "l":
-        admin = data.op == "x" and await is_admin(update, context)
-        answer = await service.lobby_press(data, user.id, display_name(user), admin)
+        answer = await service.lobby_press(data, user.id, display_name(user), message.chat.id)
     elif data.kind == "k":
-        admin = data.op == "st" and await is_admin(update, context)
-        answer = await service.confirm_press(data, user.id, admin)
+        shown = message.text_html if isinstance(message, Message) and message.text else None
+        answer = await service.confirm_press(
+            data, user.id, message.chat.id, message.message_id, shown
+        )
     else:
-        answer = await service.rematch(data.match_id, user.id)
+        answer = await service.rematch(data.match_id, user.id, message.chat.id)
     # An answer is plain text, not HTML: the catalog's escaping is undone.
     text = unescape(answer.text) if answer.text else None
     await query.answer(text, show_alert=answer.alert, url=answer.url)

@@ -53,8 +53,9 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = service.user_lang(user.id, user.language_code)
     payload = (context.args or [""])[0]
     joining = re.fullmatch(r"j[0-9]{1,12}", payload) is not None
-    if joining and await service.join_from_link(int(payload[1:]), user.id, display_name(user)):
-        reply(update, context, t(lang, "ans.joined"))
+    joined = joining and await service.join_from_link(int(payload[1:]), user.id, display_name(user))
+    if joined:
+        reply(update, context, t(lang, joined))
         return
     reply(update, context, t(lang, "cmd.start", name=display_name(user)))
     service.resend_hands(user.id)

@@ -39,6 +39,8 @@ TEXTS: dict[str, str] = {
     "ans.seats": "This game needs {min} to {max} players.",
     "ans.open_private": "First open a private chat with me: I'll take you there.",
     "ans.error": "Something went wrong: please try again in a moment.",
+    "ans.answered": "Already answered.",
+    "ans.not_member": "Only members of the match's group can sit at its table.",
     "ans.stale": "This button is no longer valid.",
     "ans.not_yours": "This button is not yours.",
     "ans.not_your_turn": "It is not your turn.",

@@ -39,6 +39,8 @@ TEXTS: dict[str, str] = {
     "ans.seats": "Servono da {min} a {max} giocatori.",
     "ans.open_private": "Prima apri la chat privata con me: ti porto lì.",
     "ans.error": "Qualcosa è andato storto: riprova tra poco.",
+    "ans.answered": "Hai già risposto.",
+    "ans.not_member": "Al tavolo siedono solo i membri del gruppo della partita.",
     "ans.stale": "Questo pulsante non è più valido.",
     "ans.not_yours": "Questo pulsante non è tuo.",
     "ans.not_your_turn": "Non è il tuo turno.",

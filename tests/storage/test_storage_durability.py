@@ -145,7 +145,7 @@ def _race(racers: int, act: Callable[[int], object]) -> list[object]:
 class TestRaces:
     def test_instances_starting_together_upgrade_once(self, db_url: str) -> None:
         stores = _race(3, lambda _: Store.open(db_url))
-        assert all(isinstance(store, Store) for store in stores)
+        assert all(isinstance(store, Store) for store in stores), stores
         for store in stores:
             assert isinstance(store, Store)
             store.close()
