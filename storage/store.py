@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -96,6 +97,9 @@ _MIGRATION_LOCK: Final = 0x7A701
 """PostgreSQL advisory lock key held while the schema is checked and upgraded."""
 
 _T = TypeVar("_T")
+
+OPEN_ATTEMPTS: Final = 5
+"""Tries to open a SQLite file that another process is creating at the same moment."""
 
 
 def _now() -> datetime:
@@ -327,11 +331,24 @@ class Store:
             ) from error
         store = cls(engine, resolved)
         try:
-            store._upgrade_schema()
+            store._upgrade_schema_retrying()
         except BaseException:
             engine.dispose()
             raise
         return store
+
+    def _upgrade_schema_retrying(self) -> None:
+        """Upgrade the schema; a brand-new SQLite file opened by several processes at once can
+        answer "database is locked" while one of them switches it to WAL, so try again."""
+        for attempt in range(OPEN_ATTEMPTS):
+            try:
+                self._upgrade_schema()
+                return
+            except StoreError as error:
+                locked = "database is locked" in str(error) and is_sqlite(self.url)
+                if not locked or attempt == OPEN_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.05 * (attempt + 1))
 
     def _upgrade_schema(self) -> None:
         script = ScriptDirectory.from_config(alembic_config())
