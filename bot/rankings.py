@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from bot.i18n import t
-from bot.render.length import clip
 from storage import GameStats, LeaderboardEntry
 
 
 def leaderboard_text(entries: list[LeaderboardEntry], game: str, lang: str) -> str:
-    """A group's ranking for one game; computer players ranked apart, after the people."""
+    """A group's ranking for one game; computer players ranked apart, after the people (as
+    long as it is: the outbox sends a long one as several messages, whole lines in each)."""
     name = t(lang, f"game.{game}")
     if not entries:
         return t(lang, "rank.empty", game=name)
@@ -19,7 +19,7 @@ def leaderboard_text(entries: list[LeaderboardEntry], game: str, lang: str) -> s
     if computers:
         lines.append(t(lang, "rank.computers"))
         lines += [_line(e, lang) for e in computers]
-    return clip("\n".join(lines))
+    return "\n".join(lines)  # the outbox splits a long ranking into several messages
 
 
 def _line(entry: LeaderboardEntry, lang: str) -> str:
