@@ -11,6 +11,7 @@ after a restart.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -291,6 +292,7 @@ class Core:
             Priority.TABLE,
             fresh=fresh,
             delay=self.table_delay * (3 if quiet else 1),
+            sending=lambda shown: self.store.set_table_digest(match_id, shown, pending=True),
         )
 
     def table_render(self, match_id: int) -> Render | None:
@@ -302,7 +304,7 @@ class Core:
             rendered: Rendered = (t(self.group_lang(record.chat_id), "lobby.cancelled"), None)
         else:
             rendered = self.table_view(record)
-        return Render(record.table_message_id, record.table_digest, *rendered)
+        return Render(record.table_message_id, record.table_digest, *rendered, record.table_pending)
 
     def _table_shown(
         self, match_id: int, chat_id: int, message_id: int | None, shown: str | None
@@ -314,7 +316,7 @@ class Core:
             return  # the group became a supergroup meanwhile: its new id stays
         if (record.table_chat_id, record.table_message_id) != (chat_id, message_id):
             self.store.set_table_message(match_id, chat_id, message_id)
-        if shown != record.table_digest:
+        if shown != record.table_digest or record.table_pending != shown:
             self.store.set_table_digest(match_id, shown)
 
     def request_hand(
@@ -333,6 +335,7 @@ class Core:
             Priority.HAND,
             fresh=fresh,
             gather=tap,
+            sending=lambda shown: self.store.set_hand_digest(match_id, seat, shown, pending=True),
         )
 
     def _hand_render(self, match_id: int, seat: int, user: int) -> Render | None:
@@ -341,7 +344,12 @@ class Core:
         if seat_record.user_id != user or record.state_json is None:
             return None
         rendered = self.hand_view(record, seat)
-        return Render(seat_record.hand_message_id, seat_record.hand_digest, *rendered)
+        return Render(
+            seat_record.hand_message_id,
+            seat_record.hand_digest,
+            *rendered,
+            seat_record.hand_pending,
+        )
 
     def _hand_shown(
         self, match_id: int, seat: int, message_id: int | None, shown: str | None
@@ -353,7 +361,7 @@ class Core:
         seat_record = self.store.get_match(match_id).seats[seat]
         if message_id != seat_record.hand_message_id:
             self.store.set_hand_message(match_id, seat, message_id)
-        if shown != seat_record.hand_digest:
+        if shown != seat_record.hand_digest or seat_record.hand_pending != shown:
             self.store.set_hand_digest(match_id, seat, shown)
 
     def report_blocked(self, match_id: int, seat: int) -> None:
@@ -384,17 +392,19 @@ class Core:
             if seat.user_id is None:
                 continue
             wanted = self._bell_turn(record, seat.seat)
-            rung = seat.turn_message_id is not None
-            if wanted is not None and (not rung or seat.turn_version != wanted):
-                self._ring(match_id, seat.seat, seat.user_id)
-            elif wanted is None and seat.turn_message_id is not None:
+            if seat.turn_message_id is not None and seat.turn_version != wanted:
                 self._unring(match_id, seat.seat, seat.turn_chat_id or seat.user_id)
+            if wanted is not None and seat.turn_version != wanted:
+                self._ring(match_id, seat.seat, seat.user_id)
 
     def _unring(self, match_id: int, seat: int, chat_id: int) -> None:
-        """Delete a bell nobody needs any more (forgotten once Telegram confirms)."""
+        """Delete a bell whose turn is over (forgotten once Telegram confirms it is gone),
+        before a new one rings: a stop between the two leaves no bell behind, only one to
+        ring again at the next start."""
         bell = self.store.get_match(match_id).seats[seat].turn_message_id
         if bell is not None:
-            self.outbox.delete(chat_id, bell, lambda: self._bell_gone(match_id, seat, bell))
+            done = functools.partial(self._bell_gone, match_id, seat, bell)
+            self.outbox.delete(chat_id, bell, done, Priority.HAND)
 
     def _bell_turn(self, record: MatchRecord, seat: int) -> int | None:
         """The turn the seat's bell should ring for, or None (not its turn, or no bell)."""
@@ -413,7 +423,6 @@ class Core:
             lambda message_id, _: self._bell_rung(match_id, seat, user, message_id),
             Priority.HAND,
             fresh=True,
-            retire=True,
         )
 
     def _bell_render(self, match_id: int, seat: int, user: int) -> Render | None:
@@ -423,7 +432,7 @@ class Core:
         turn = self._bell_turn(record, seat)
         if turn is None or seat_record.user_id != user:
             return None
-        if seat_record.turn_message_id is not None and seat_record.turn_version == turn:
+        if seat_record.turn_version == turn:
             return None  # rung already
         self._ringing[(match_id, seat)] = turn
         lang = self.user_lang(user)

@@ -48,7 +48,7 @@ class Lobby(Core):
             return super().table_render(match_id)
         lang = self.group_lang(record.chat_id)
         rendered = self.lobby_view(record, lang, self._panels.get(match_id, False))
-        return Render(record.table_message_id, record.table_digest, *rendered)
+        return Render(record.table_message_id, record.table_digest, *rendered, record.table_pending)
 
     def lobby_view(self, record: MatchRecord, lang: str, options_panel: bool = False) -> Rendered:
         """The lobby message and its buttons (or the options panel)."""

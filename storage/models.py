@@ -144,6 +144,9 @@ class MatchTable(SQLModel, table=True):
     table_chat_id: int | None = _id()
     table_message_id: int | None = _id()
     table_digest: str | None = _text(nullable=True, length=64)
+    table_pending: str | None = _text(nullable=True, length=64)
+    """The digest of the edit sent last: when it differs from ``table_digest``, the bot died
+    before Telegram's answer came, and the message shows one of the two."""
     deadline: datetime | None = _time(nullable=True)
     deadline_seat: int | None = _int(nullable=True)
     turn_version: int | None = _int(nullable=True)
@@ -170,6 +173,7 @@ class SeatTable(SQLModel, table=True):
     computer_level: str | None = _text(nullable=True, length=16)
     hand_message_id: int | None = _id()
     hand_digest: str | None = _text(nullable=True, length=64)
+    hand_pending: str | None = _text(nullable=True, length=64)
     turn_chat_id: int | None = _id()
     turn_message_id: int | None = _id()
     turn_version: int | None = _int(nullable=True)

@@ -78,6 +78,8 @@ class SeatRecord:
 
     hand_digest: str | None = None
     """A digest of what the hand message shows (the bot skips identical edits)."""
+    hand_pending: str | None = None
+    """The digest of the edit sent last (it differs from ``hand_digest`` while unconfirmed)."""
     turn_version: int | None = None
     """The turn (:attr:`MatchRecord.turn_version`) the stored turn bell rings for."""
 
@@ -117,6 +119,8 @@ class MatchRecord:
 
     table_digest: str | None = None
     """A digest of what the table message shows (the bot skips identical edits)."""
+    table_pending: str | None = None
+    """The digest of the edit sent last (it differs from ``table_digest`` while unconfirmed)."""
     turn_version: int | None = None
     """The version at which the current turn started (None: no turn, or not known)."""
 

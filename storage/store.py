@@ -203,6 +203,7 @@ def _seat_record(row: SeatTable) -> SeatRecord:
         computer_level=row.computer_level,
         hand_message_id=row.hand_message_id,
         hand_digest=row.hand_digest,
+        hand_pending=row.hand_pending,
         turn_chat_id=row.turn_chat_id,
         turn_message_id=row.turn_message_id,
         turn_version=row.turn_version,
@@ -226,6 +227,7 @@ def _match_record(row: MatchTable, seats: Iterable[SeatTable]) -> MatchRecord:
         table_chat_id=row.table_chat_id,
         table_message_id=row.table_message_id,
         table_digest=row.table_digest,
+        table_pending=row.table_pending,
         deadline=row.deadline,
         deadline_seat=row.deadline_seat,
         turn_version=row.turn_version,
@@ -879,13 +881,22 @@ class Store:
         """Remember the group message showing the table (None: there is none now)."""
         self._update_match(match_id, table_chat_id=chat_id, table_message_id=message_id)
 
-    def set_table_digest(self, match_id: int, digest: str | None) -> None:
-        """Remember what the table message shows now (a digest of its text and buttons)."""
-        self._update_match(match_id, table_digest=digest)
+    def set_table_digest(self, match_id: int, digest: str | None, pending: bool = False) -> None:
+        """Remember what the table message shows now (a digest of its text and buttons), as
+        Telegram confirmed it; ``pending``: an edit to ``digest`` is being sent."""
+        if pending:
+            self._update_match(match_id, table_pending=digest)
+        else:
+            self._update_match(match_id, table_digest=digest, table_pending=digest)
 
-    def set_hand_digest(self, match_id: int, seat: int, digest: str | None) -> None:
-        """Remember what the seat's hand message shows now."""
-        self._update_seat(match_id, seat, hand_digest=digest)
+    def set_hand_digest(
+        self, match_id: int, seat: int, digest: str | None, pending: bool = False
+    ) -> None:
+        """Remember what the seat's hand message shows now (``pending``: is being sent)."""
+        if pending:
+            self._update_seat(match_id, seat, hand_pending=digest)
+        else:
+            self._update_seat(match_id, seat, hand_digest=digest, hand_pending=digest)
 
     def set_hand_message(self, match_id: int, seat: int, message_id: int | None) -> None:
         """Remember the seat's hand message, in the player's private chat (id = user id)."""

@@ -89,6 +89,9 @@ class Render:
     """The stored digest of what that message shows (to skip an identical edit)."""
     text: str
     markup: InlineKeyboardMarkup | None = None
+    pending: str | None = None
+    """The stored digest of the edit sent last; when it is not ``shown``, the bot stopped
+    before Telegram answered it, and the message shows one of the two."""
 
 
 Done = Callable[[int | None, str | None], None]
@@ -105,6 +108,8 @@ class Put:
     done: Done
     fresh: bool = False
     retire: bool = False
+    sending: Callable[[str], None] | None = None
+    """Told the digest of an edit about to be sent (stored as ``Render.pending``)."""
 
 
 @dataclass(slots=True)
@@ -159,6 +164,7 @@ class ChatQueue:
     task: asyncio.Task[None] | None = None
     replied: dict[str, float] = field(default_factory=dict)
     shown_at: dict[Hashable, float] = field(default_factory=dict)
+    deleting: set[int] = field(default_factory=set)
 
 
 class Later(Exception):
@@ -200,6 +206,7 @@ class Outbox:
         retire: bool = False,
         delay: float = 0.0,
         gather: bool = False,
+        sending: Callable[[str], None] | None = None,
     ) -> None:
         """Show the latest render of a live message, after ``delay`` seconds; a waiting put of
         the same key merges into this one (rendered once, when its turn comes; ``fresh`` and
@@ -210,7 +217,7 @@ class Outbox:
         for that long, so a burst of taps costs one edit of the final state, or two.
         """
         queue, now = self._queue(chat_id), self.clock()
-        work = Put(render, done, fresh, retire)
+        work = Put(render, done, fresh, retire, sending)
         due = now + delay
         if gather and now - queue.shown_at.get(key, -math.inf) < self.pace.gather:
             due = now + self.pace.gather
@@ -261,12 +268,22 @@ class Outbox:
             return
         self._add(queue, key, Send(text, markup, reply_to, done), priority, expires=expires)
 
-    def delete(self, chat_id: int, message_id: int, done: Callable[[], None] | None = None) -> None:
-        """Delete a message (after the more urgent work of its chat); ``done`` once it is gone
-        (also when Telegram says it was gone already)."""
+    def delete(
+        self,
+        chat_id: int,
+        message_id: int,
+        done: Callable[[], None] | None = None,
+        priority: Priority = Priority.CLEANUP,
+    ) -> None:
+        """Delete a message (by default after the more urgent work of its chat); ``done`` once
+        it is gone (also when Telegram says it was gone already). Asked again while it is
+        being deleted, nothing more happens."""
         self.shown.pop((chat_id, message_id), None)
         queue = self._queue(chat_id)
-        self._add(queue, ("delete", message_id), Delete(message_id, done), Priority.CLEANUP)
+        if message_id in queue.deleting:
+            return
+        queue.deleting.add(message_id)
+        self._add(queue, ("delete", message_id), Delete(message_id, done), priority)
 
     def remember(self, chat_id: int, message_id: int, shown: str) -> None:
         """What a message shows (as Telegram confirmed it)."""
@@ -405,6 +422,8 @@ class Outbox:
         entry.attempts += later.counts
         if not later.again or entry.attempts > self.pace.retries:
             log.warning("gave up delivering to %s: %r", queue.chat_id, entry.work)
+            if isinstance(entry.work, Delete):
+                queue.deleting.discard(entry.work.message_id)
             return
         newer = queue.entries.get(entry.key)
         if newer is None:
@@ -484,10 +503,23 @@ class Outbox:
         content = digest(render.text, render.markup)
         held = True
         if not work.fresh and render.message_id is not None:
-            if self.shown.get((queue.chat_id, render.message_id), render.shown) == content:
+            known = self.shown.get((queue.chat_id, render.message_id))
+            if known is None and render.pending not in (None, render.shown):
+                # The last edit's fate is unknown: an edit to either content could be refused
+                # as "not modified", so that one is posted anew instead.
+                if content in (render.pending, render.shown):
+                    work.fresh = work.retire = True
+            elif (known or render.shown) == content:
                 self.gate.leave(counted=False)  # it shows that already
                 work.done(render.message_id, content)
                 return
+        if not work.fresh and render.message_id is not None:
+            try:
+                if work.sending is not None:
+                    work.sending(content)
+            except Exception:
+                self.gate.leave(counted=False)
+                raise
             edited = await self._edit_in_place(queue, entry, render, content)
             if edited is not False:
                 return
@@ -582,10 +614,17 @@ class Outbox:
                 lambda: self.bot.delete_message(queue.chat_id, work.message_id),
                 held=True,
             )
+        except Later:
+            raise  # it goes back in the queue, still being deleted
         except (BadRequest, Forbidden) as error:
             log.info("delete of %s/%s failed: %s", queue.chat_id, work.message_id, error)
             if "not found" not in error.message:
+                queue.deleting.discard(work.message_id)
                 return
+        except BaseException:
+            queue.deleting.discard(work.message_id)
+            raise
+        queue.deleting.discard(work.message_id)
         if work.done is not None:
             work.done()
 

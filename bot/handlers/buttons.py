@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 from html import unescape
 
 from telegram import Message, Update
+from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot import callbacks
 from bot.handlers.common import display_name, remember, tavolo
 from bot.i18n import t
 from bot.service import Answer
+
+log = logging.getLogger(__name__)
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -39,4 +43,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         answer = await service.rematch(data.match_id, user.id, message.chat.id)
     # An answer is plain text, not HTML: the catalog's escaping is undone.
     text = unescape(answer.text) if answer.text else None
-    await query.answer(text, show_alert=answer.alert, url=answer.url)
+    try:
+        await query.answer(text, show_alert=answer.alert, url=answer.url)
+    except BadRequest as error:  # answered already: the update came again after a restart
+        log.info("press %s not answered: %s", query.id, error.message)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from telegram import Chat, Message
 from telegram.error import BadRequest, Forbidden, RetryAfter, TimedOut
 
-from bot.delivery import Outbox, Pace, Priority, Render, SlidingWindow, TokenBucket
+from bot.delivery import Outbox, Pace, Priority, Render, SlidingWindow, TokenBucket, digest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "e2e"))
 from fake_telegram import FloodLimits, _Flood
@@ -275,3 +275,19 @@ async def test_closing_stops_what_cannot_go_out_in_time() -> None:
     assert box.idle and box.waiting() == 1
     box.put(-1, "table", table.render, table.store, Priority.TABLE)  # nothing starts again
     assert box.idle
+
+
+async def test_an_edit_whose_fate_is_unknown_is_not_repeated() -> None:
+    """The bot died after sending an edit to "v1" and before Telegram's answer: the message
+    shows "v0" or "v1". An edit to either could be refused as not modified, so that one is
+    posted anew (the old message deleted); any other content is an edit."""
+    box, bot = outbox()
+    sent: list[str] = []
+    unknown = Render(7, digest("v0", None), "v1", pending=digest("v1", None))
+    box.put(1, "hand", lambda: unknown, lambda *_: None, Priority.HAND, sending=sent.append)
+    await box.drain()
+    assert bot.calls == [("send", 1, "v1"), ("delete", 1, 7)] and sent == []
+    other = replace(unknown, text="v2")
+    box.put(2, "hand", lambda: other, lambda *_: None, Priority.HAND, sending=sent.append)
+    await box.drain()
+    assert bot.calls[2:] == [("edit", 2, (7, "v2"))] and sent == [digest("v2", None)]

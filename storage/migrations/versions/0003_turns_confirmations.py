@@ -1,8 +1,8 @@
-"""Turn bells derived from the stored state, and single-use confirmations.
+"""Turn bells derived from the stored state, single-use confirmations, edits in flight.
 
 ``matches.turn_version`` is the version at which the current turn started, ``seats.turn_version``
 the turn the seat's stored bell rings for; ``confirmations`` holds the yes/no questions asked,
-each answered once.
+each answered once; ``table_pending`` and ``hand_pending`` the digest of the edit sent last.
 
 Revision ID: 0003
 Revises: 0002
@@ -25,9 +25,11 @@ _TIME = sa.DateTime(timezone=True)
 
 
 def upgrade() -> None:
-    """Add matches.turn_version, seats.turn_version and the confirmations table."""
+    """Add the turn versions, the pending digests and the confirmations table."""
     op.add_column("matches", sa.Column("turn_version", sa.Integer(), nullable=True))
     op.add_column("seats", sa.Column("turn_version", sa.Integer(), nullable=True))
+    op.add_column("matches", sa.Column("table_pending", sa.String(64), nullable=True))
+    op.add_column("seats", sa.Column("hand_pending", sa.String(64), nullable=True))
     op.create_table(
         "confirmations",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -45,6 +47,8 @@ def downgrade() -> None:
     """Drop them again."""
     op.drop_table("confirmations")
     with op.batch_alter_table("seats") as batch:
+        batch.drop_column("hand_pending")
         batch.drop_column("turn_version")
     with op.batch_alter_table("matches") as batch:
+        batch.drop_column("table_pending")
         batch.drop_column("turn_version")
