@@ -81,8 +81,12 @@ def _decode_parts(parts: list[str]) -> Callback | None:
     return None
 
 
+MAX_ID = 2**31 - 1
+"""Match and question ids are 32-bit in the store: a larger number names nothing."""
+
+
 def _number(text: str) -> int:
-    if not text.isdigit() or len(text) > 12:
+    if not text.isdigit() or len(text) > 10 or int(text) > MAX_ID:
         raise ValueError(text)
     return int(text)
 

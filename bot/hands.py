@@ -40,6 +40,8 @@ class Hands(Core):
 
     async def hand_press(self, data: callbacks.Callback, user_id: int) -> Answer:
         """A hand button: check who and when, then a UI change or a move."""
+        if self.record_or_none(data.match_id) is None:  # no lock for a match that is not
+            return Answer(t(self.user_lang(user_id), "ans.no_match"))
         async with self.lock(data.match_id):
             record = self.record_or_none(data.match_id)
             lang = self.user_lang(user_id)
@@ -124,6 +126,8 @@ class Hands(Core):
         if op == "op":
             return await self._try_move(record, match, seat, open_action(ui, top), lang, ui)
         if op == "jd":
+            if ui.mode != "joker" or arg not in ui.pending.split("|", 1)[0].split():
+                return Answer(t(lang, "ans.stale"))  # not one of the choices offered
             pending = ui.pending.split("|", 1)[1] if "|" in ui.pending else ""
             if pending.startswith("stage:"):
                 staged_meld = tuple(declare_first_joker(pending[6:], arg).split())

@@ -141,6 +141,8 @@ class Lobby(Core):
     ) -> Answer:
         """A lobby button pressed in ``chat_id``: join, leave, options, partners, start, cancel
         (only in the lobby's own chat)."""
+        if self.record_or_none(data.match_id) is None:  # no lock for a match that is not
+            return Answer(t(self.user_lang(user_id), "ans.stale"))
         async with self.lock(data.match_id):
             record = self.record_or_none(data.match_id)
             if record is None or record.status != "lobby" or record.chat_id != chat_id:
@@ -177,6 +179,8 @@ class Lobby(Core):
             return Answer(t(lang, "ans.full"))
         if not self.store.has_private_chat(user_id):
             return Answer(t(lang, "ans.open_private"), url=self.deep_link(record.id))
+        if not await self.is_member(record.chat_id, user_id):
+            return Answer(t(lang, "ans.not_member"), alert=True)
         self.store.add_seat(record.id, user_id, name, None)
         self.refresh_lobby(record.id)
         return Answer(t(lang, "ans.joined"))
@@ -184,6 +188,8 @@ class Lobby(Core):
     async def join_from_link(self, match_id: int, user_id: int, name: str) -> str | None:
         """``/start j<match>`` in private: sit the user at that lobby if they belong to its
         group; the answer's catalog key (None: no such lobby)."""
+        if self.record_or_none(match_id) is None:
+            return None
         async with self.lock(match_id):
             record = self.record_or_none(match_id)
             if record is None or record.status != "lobby":

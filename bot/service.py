@@ -227,7 +227,7 @@ class Tavolo(Hands, Lobby):
 
     async def rematch(self, match_id: int, user_id: int, chat_id: int) -> Answer:
         """The rematch button (pressed in the match's chat): a new lobby with the same
-        players, seats and options."""
+        players (those still in the group; the computers), seats and options."""
         lang = self.user_lang(user_id)
         async with self.lock(match_id):
             record = self.record_or_none(match_id)
@@ -246,11 +246,17 @@ class Tavolo(Hands, Lobby):
                 record.seats[presser].name,
                 secure_seed(),
             )
-            others = [s for s in record.seats if s.seat != presser]
+            others = [
+                s
+                for s in record.seats
+                if s.seat != presser
+                and (s.is_computer or (s.user_id and await self.is_member(chat_id, s.user_id)))
+            ]
             for seat in others:
                 new = self.store.add_seat(new.id, seat.user_id, seat.name, seat.computer_level)
             # new seat 0 is the presser, then the others in order: put everyone back in place
-            order = [0 if s.seat == presser else 1 + others.index(s) for s in record.seats]
+            kept = [s for s in record.seats if s.seat == presser or s in others]
+            order = [0 if s.seat == presser else 1 + others.index(s) for s in kept]
             new = self.store.reorder_seats(new.id, order)
             self.request_table(new.id)
         return Answer()
@@ -273,12 +279,9 @@ class Tavolo(Hands, Lobby):
             if record.status == "lobby":
                 self.store.set_status(record.id, "stopped")
                 return
-            match = self.engine(record)
-            match.play("stop", seat=0)
-            self.store.commit_move(
-                record.id, record.version, 0, "stop", match.to_json(), status="stopped"
-            )
-            self.forget(record.id)
+            # Stopped like any match (timers off, bells gone, hands finished); what goes to the
+            # group is refused by Telegram now, and dropped.
+            await self.move(record, 0, "stop", self.group_lang(chat_id))
 
     async def member_left(self, chat_id: int, user_id: int) -> None:
         """A player left the group: in the lobby they leave; in a match they abandon."""

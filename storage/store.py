@@ -187,6 +187,7 @@ _CHAT_COLUMNS: tuple[tuple[type[SQLModel], str], ...] = (
     (MatchTable, "table_chat_id"),
     (SeatTable, "turn_chat_id"),
     (ResultTable, "chat_id"),
+    (ConfirmationTable, "chat_id"),
 )
 """Every column holding a group's chat id (a supergroup upgrade changes them in place)."""
 
@@ -1324,6 +1325,7 @@ class Store:
         """
         with self._session(write=True) as s:
             s.exec(delete(ResultTable).where(col(ResultTable.user_id) == user_id))
+            s.exec(delete(ConfirmationTable).where(col(ConfirmationTable.user_id) == user_id))
             s.exec(delete(UserTable).where(col(UserTable.user_id) == user_id))
             s.exec(delete(ChatTable).where(col(ChatTable.chat_id) == user_id))
             s.exec(

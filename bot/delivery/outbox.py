@@ -250,7 +250,10 @@ class Outbox:
         in a group, sent within ``reply_ttl``) is not sent again, and one that cannot go out
         within ``reply_ttl`` is dropped."""
         parts = split(text)
-        if len(parts) > 1:  # too long for one message: whole lines in several
+        if not parts:
+            return
+        if len(parts) > 1:  # too long for one message: whole lines in several, all sent
+            priority = min(priority, Priority.NOTICE)
             for part in parts[:-1]:
                 self.send(chat_id, part, None, priority, reply_to=reply_to)
             text, reply_to = parts[-1], None

@@ -16,6 +16,9 @@ from bot.service import Answer
 
 log = logging.getLogger(__name__)
 
+ANSWER_LIMIT = 200
+"""Characters Telegram shows in a press's answer."""
+
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Every callback query: decode, dispatch, answer once."""
@@ -42,7 +45,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     else:
         answer = await service.rematch(data.match_id, user.id, message.chat.id)
     # An answer is plain text, not HTML: the catalog's escaping is undone.
-    text = unescape(answer.text) if answer.text else None
+    text = unescape(answer.text)[:ANSWER_LIMIT] if answer.text else None
     try:
         await query.answer(text, show_alert=answer.alert, url=answer.url)
     except BadRequest as error:  # answered already: the update came again after a restart

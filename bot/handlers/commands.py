@@ -7,6 +7,7 @@ import re
 from telegram import Update
 from telegram.ext import ContextTypes
 
+from bot.callbacks import MAX_ID
 from bot.handlers.common import display_name, is_admin, is_group, remember, reply, tavolo
 from bot.i18n import LANGUAGES, t
 from bot.rankings import leaderboard_text, stats_text
@@ -52,7 +53,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     service.store.set_private_chat(user.id, True)
     lang = service.user_lang(user.id, user.language_code)
     payload = (context.args or [""])[0]
-    joining = re.fullmatch(r"j[0-9]{1,12}", payload) is not None
+    joining = re.fullmatch(r"j[0-9]{1,10}", payload) is not None and int(payload[1:]) <= MAX_ID
     joined = joining and await service.join_from_link(int(payload[1:]), user.id, display_name(user))
     if joined:
         reply(update, context, t(lang, joined))
@@ -110,11 +111,12 @@ async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/hand`` (``/mano``) in private: send every hand of the user again."""
-    message, user = update.effective_message, update.effective_user
-    if message is None or user is None:
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
         return
     service = tavolo(context)
-    service.store.set_private_chat(user.id, True)
+    if not is_group(chat):  # typed in a group, it proves nothing about the private chat
+        service.store.set_private_chat(user.id, True)
     count = service.resend_hands(user.id)
     lang = service.user_lang(user.id, user.language_code)
     reply(update, context, t(lang, "cmd.hands_sent" if count else "cmd.no_match"))

@@ -10,11 +10,12 @@ from bot.callbacks import Callback
 
 class TestCodec:
     def test_hand_round_trip(self) -> None:
-        text = callbacks.hand(123456789012, 3, "kqzpam", "t", 12)
-        assert text == "h:123456789012:3:kqzpam:t:12"
+        text = callbacks.hand(2**31 - 1, 3, "kqzpam", "t", 12)
+        assert text == "h:2147483647:3:kqzpam:t:12"
         assert callbacks.decode(text) == Callback(
-            "h", 123456789012, "t", 3, arg="12", context="kqzpam"
+            "h", 2**31 - 1, "t", 3, arg="12", context="kqzpam"
         )
+        assert callbacks.decode("h:2147483648:3:kqzpam:t:12") is None  # no such id
 
     def test_lobby_confirm_rematch_round_trip(self) -> None:
         assert callbacks.decode(callbacks.lobby(5, 2, "ov", 7)) == Callback(

@@ -19,6 +19,8 @@ from bot_harness import (
 )
 from fake_telegram import FakeTelegramServer
 
+from bot.core import ui_of
+from bot.hand_ui import context_token
 from bot.service import Tavolo
 from engine import scala40
 from storage import PlayerResult, Store
@@ -200,7 +202,7 @@ async def test_forged_presses_are_refused(
 
 
 @pytest.mark.parametrize(
-    "payload", ["j99999999999999999999", "j-1", "j１２", "j", "x" * 64, "j1<b>"]
+    "payload", ["j99999999999999999999", "j2147483648", "j-1", "j１２", "j", "x" * 64, "j1<b>"]
 )
 async def test_forged_deep_links_get_the_greeting(
     fake_telegram: FakeTelegramServer, tmp_path: Path, payload: str
@@ -322,4 +324,55 @@ async def test_a_failing_handler_still_answers(
         apology = server.last_message(GROUP_A, from_bot=True)
         assert apology is not None
         assert apology.text == "Qualcosa è andato storto: riprova tra poco."
+        assert api_errors(server) == []
+
+
+async def test_a_forged_joker_choice_is_refused(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Luca forges a joker declaration on his own keyboard (no panel is open, and ZZ is no
+    card): refused, his hand unchanged and still drawn."""
+    server = fake_telegram
+    match_id = two_groups(server, tmp_path / "j.db")
+    luca = server.user(LUCA)
+    async with running_bot(server, tmp_path / "j.db") as service:
+        await settle(server, service)
+        record = service.store.get_match(match_id)
+        context = context_token(service.engine(record).view(1).hand, ui_of(record.seats[1]))
+        hand_id = record.seats[1].hand_message_id or 0
+        forged = f"h:{match_id}:1:{context}:jd:ZZ"
+        assert (await luca.press(LUCA, hand_id, forged, force=True).answered())["text"] == (
+            STALE_EN
+        )
+        await settle(server, service)
+        after = service.store.get_match(match_id)
+        assert after.seats[1].ui == record.seats[1].ui and after.version == record.version
+        assert api_errors(server) == []
+
+
+async def test_a_rematch_seats_only_who_is_still_there(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Luca abandons, then erases his data: Anna's rematch opens a lobby with Anna alone."""
+    server = fake_telegram
+    match_id = two_groups(server, tmp_path / "m.db")
+    anna, luca = server.user(ANNA), server.user(LUCA)
+    async with running_bot(server, tmp_path / "m.db") as service:
+        await settle(server, service)
+        for command in ("/abandon", "/deletemydata"):
+            luca.send(LUCA, command)
+            await settle(server, service)
+            question = server.last_message(LUCA, from_bot=True)
+            assert question is not None
+            await luca.press(LUCA, question.message_id, button_data(question, "✅ Yes")).answered()
+            await settle(server, service)
+        ranking = [m for m in server.messages(GROUP_A, from_bot=True) if m.reply_markup]
+        rematch = button_data(ranking[-1], "🔄 Rivincita")
+        assert (await anna.press(GROUP_A, ranking[-1].message_id, rematch).answered())[
+            "text"
+        ] is None
+        await settle(server, service)
+        lobby = service.store.active_match_in_chat(GROUP_A)
+        assert lobby is not None and lobby.id != match_id
+        assert [(s.user_id, s.name) for s in lobby.seats] == [(ANNA, "Anna")]
         assert api_errors(server) == []
