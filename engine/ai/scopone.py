@@ -5,12 +5,8 @@ history of the hand, counts and scores) and ``match.legal_actions()``; nothing e
 is read (``match.options`` only for the public rules: ``last_play_scopa``, ``primiera_all_suits``).
 
 ``facile``
-    Greedy by capture value: a scopa first, then the settebello, denari, the primiera cards
-    (7s, 6s, aces) and the number of cards taken. It never leaves an *easy scopa* when it can
-    avoid it: after its play, if the table adds up to a value 1-10 of which a card is still
-    unseen (not in its hand, not on the table, not played in this hand), the next player, an
-    opponent, could sweep it with that single card. Among plays that all leave one it leaves
-    the value with the fewest unseen cards. When nothing else matters it lays its lowest card.
+    :mod:`engine.scopone.facile` (the timer's autoplay too, SC-6.1): greedy by capture value,
+    the settebello taken whenever it can be, never an easy scopa left when avoidable.
 
 ``esperto``
     Determinized ("perfect information") Monte Carlo, the approach of Di Palma and Lanzi's
@@ -43,9 +39,20 @@ from functools import lru_cache
 from itertools import combinations
 
 from engine.ai import LEVELS
-from engine.cards import Card, scopone_deck
 from engine.scopone.actions import Action
-from engine.scopone.deck import DENARI, MAX_CAPTURE, SETTEBELLO, capture_value, primiera_value
+from engine.scopone.deck import DENARI, MAX_CAPTURE, primiera_value
+from engine.scopone.facile import (
+    DECK,
+    INDEX,
+    RISK,
+    SCOPA_BONUS,
+    SETTEBELLO_BONUS,
+    SETTEBELLO_ID,
+    VALUE,
+    WEIGHT,
+    facile,
+    facile_from_view,
+)
 from engine.scopone.match import Match
 from engine.scopone.view import View
 
@@ -54,26 +61,9 @@ DEFAULT_BUDGET = 400
 
 # --- cards as small integers -------------------------------------------------------------------
 
-DECK: tuple[Card, ...] = tuple(scopone_deck())
-INDEX: dict[Card, int] = {card: i for i, card in enumerate(DECK)}
-VALUE: tuple[int, ...] = tuple(capture_value(card) for card in DECK)
 PRIMIERA: tuple[int, ...] = tuple(primiera_value(card) for card in DECK)
 SUIT: tuple[int, ...] = tuple("SHDC".index(card.suit) for card in DECK)
 IS_DENARO: tuple[bool, ...] = tuple(card.suit == DENARI for card in DECK)
-SETTEBELLO_ID = INDEX[SETTEBELLO]
-
-SCOPA_BONUS = 1000
-"""Greedy weight of a scopa: above any other capture."""
-_RANK_WEIGHT = {7: 12, 6: 6, 1: 4}
-WEIGHT: tuple[int, ...] = tuple(
-    2 + 8 * (card.suit == DENARI) + _RANK_WEIGHT.get(card.rank, 0) + 200 * (card == SETTEBELLO)
-    for card in DECK
-)
-"""Greedy worth of one card in a pile: carte 2, a denaro 8, a 7/6/A 12/6/4, the settebello 200."""
-
-
-RISK = 1 << 16
-"""The ``facile`` key's unit of easy-scopa risk: above any greedy worth (lexicographic order)."""
 
 
 @lru_cache(maxsize=1 << 16)
@@ -88,97 +78,6 @@ def _captures(table: tuple[int, ...]) -> dict[int, list[tuple[tuple[int, ...], i
                 continue
             found.setdefault(total, []).append((subset, sum(WEIGHT[c] for c in subset)))
     return found
-
-
-def _key(
-    card: int,
-    take: Sequence[int],
-    table_total: int,
-    table_size: int,
-    unseen: Sequence[int],
-    scopa_counts: bool,
-    danger_possible: bool,
-) -> int:
-    """The ``facile`` key of one play: its greedy worth, minus :data:`RISK` per unseen card that
-    could sweep the table it leaves (so the risk comes first, the worth breaks ties).
-
-    ``unseen[v]`` counts the cards of value v the mover has not seen; ``danger_possible`` is
-    whether the next player still has a card that could sweep for a scopa.
-    """
-    if take:
-        left_total = table_total - sum(VALUE[c] for c in take)
-        left_size = table_size - len(take)
-        worth = 100 + WEIGHT[card] + sum(WEIGHT[c] for c in take)
-        if left_size == 0 and scopa_counts:
-            worth += SCOPA_BONUS
-    else:
-        left_total = table_total + VALUE[card]
-        left_size = table_size + 1
-        worth = -16 * WEIGHT[card] - VALUE[card]
-    if danger_possible and left_size and left_total <= MAX_CAPTURE:
-        worth -= RISK * unseen[left_total]
-    return worth
-
-
-# --- facile ----------------------------------------------------------------------------------
-
-
-def _unseen_by_value(view: View) -> list[int]:
-    """Per capture value, how many cards the seat has not seen (hand, table, this hand's plays)."""
-    seen = set(view.hand) | set(view.table)
-    for record in view.history:
-        card = record.action.card
-        assert card is not None
-        seen.add(card)
-        seen.update(record.action.take)
-    counts = [0] * (MAX_CAPTURE + 1)
-    for card in DECK:
-        if card not in seen:
-            counts[capture_value(card)] += 1
-    return counts
-
-
-def _danger_possible(view: View, last_play_scopa: bool) -> bool:
-    """Whether the next player will have a card, and a sweep by it would score a scopa."""
-    seat = view.seat
-    nxt = (seat - 1) % 4
-    if view.hand_sizes[nxt] == 0:
-        return False
-    remaining = sum(view.hand_sizes) - 1  # after this play
-    return last_play_scopa or remaining > 1
-
-
-def facile(match: Match) -> Action:
-    """The ``facile`` play of the seat to play (see the module docstring)."""
-    seat = match.to_play
-    if seat is None:
-        raise ValueError("the match is over")
-    actions = match.legal_actions()
-    view = match.view(seat)
-    return _facile_from_view(view, actions, match.options.last_play_scopa)
-
-
-def _facile_from_view(view: View, actions: Sequence[Action], last_play_scopa: bool) -> Action:
-    unseen = _unseen_by_value(view)
-    table_total = sum(capture_value(c) for c in view.table)
-    scopa_counts = last_play_scopa or sum(view.hand_sizes) > 1
-    danger = _danger_possible(view, last_play_scopa)
-    best = actions[0]
-    best_key: int | None = None
-    for action in actions:
-        assert action.card is not None
-        key = _key(
-            INDEX[action.card],
-            [INDEX[c] for c in action.take],
-            table_total,
-            len(view.table),
-            unseen,
-            scopa_counts,
-            danger,
-        )
-        if best_key is None or key > best_key:
-            best, best_key = action, key
-    return best
 
 
 # --- esperto: the determinized simulator ----------------------------------------------------------
@@ -312,6 +211,8 @@ class _Sim:
             left = total - value
             for take, weight in takes:
                 key = 100 + WEIGHT[card] + weight
+                if card == SETTEBELLO_ID or SETTEBELLO_ID in take:
+                    key += SETTEBELLO_BONUS
                 if len(take) == size:
                     key += scopa
                 elif danger and left <= MAX_CAPTURE:
@@ -432,7 +333,7 @@ def _esperto_from_view(
     seed: int,
     budget: int | None,
 ) -> Action:
-    fallback = _facile_from_view(view, actions, rules[0])
+    fallback = facile_from_view(view, actions, rules[0])
     if len(actions) == 1:
         return actions[0]
     public = _Public(view, rules)

@@ -92,13 +92,19 @@ def _number(word: str, text: str) -> int:
 
 
 def parse_action(text: str | Action) -> Action:
-    """Read an action from its text (case-insensitive); raises IllegalAction ``bad-action``.
+    """Read an action from its text (case-insensitive), or check an :class:`Action` by reading
+    its text back; anything malformed raises IllegalAction ``bad-action`` (or ``bad-card``).
 
     >>> str(parse_action("OPEN 9h 9s 9d | th jh qh"))
     'open 9H 9S 9D | 10H JH QH'
     """
     if isinstance(text, Action):
-        return text
+        try:
+            text = str(text)
+        except Exception as error:  # fields of the wrong types: nothing a player could mean
+            raise IllegalAction("bad-action", f"not a well-formed action: {text!r}") from error
+    if not isinstance(text, str):
+        raise IllegalAction("bad-action", f"not an action: {text!r}")
     words = text.replace("|", " | ").split()
     if not words:
         raise _bad(text, "empty action")

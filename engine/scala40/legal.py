@@ -167,7 +167,8 @@ def attaches_alone(meld: Meld, card: int) -> bool:
         return not has_joker
     if suit_of(face) != meld.key:
         return False
-    if size == 13 and has_joker and face in meld.stands:
+    joker = meld.joker_index
+    if size == 13 and joker is not None and face == meld.stands[joker]:
         return True  # the natural completes A..K and the joker becomes the 14th card
     if face in meld.stands:
         return False

@@ -212,8 +212,9 @@ class Match:
     # --- Dispatch ----------------------------------------------------------------------------
 
     def _actor(self, action: Action, seat: int | None) -> int:
-        if seat is not None and not 0 <= seat < self.players:
-            raise IllegalAction("bad-seat", f"there is no seat {seat}")
+        valid = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.players
+        if seat is not None and not valid:
+            raise IllegalAction("bad-seat", f"there is no seat {seat!r}")
         if action.kind in ("abandon", "stop", "clock"):
             actor = self.to_play if seat is None else seat
             if actor is None:
@@ -713,6 +714,9 @@ class Match:
     def _after_hand(self) -> None:
         if self._match_decided():
             return
+        if self.clock_pending:  # S40-12.3: the clock ran out during the closing turn
+            self._finish_by_clock()
+            return
         if self.options.rientro:
             self.rientro_queue = [
                 s
@@ -866,7 +870,9 @@ class Match:
         )
 
     def _timeout(self, seat: int) -> None:
-        """S40-14.3: the turn timer expired; apply ``timeout_policy``."""
+        """S40-14.3: the turn timer expired; apply ``timeout_policy`` (0 seconds: no timer)."""
+        if self.options.turn_seconds == 0:
+            raise IllegalAction("no-timer", "this match has no turn timer")
         if self.phase == "cut":
             self._cut(CUT_POINTS["middle"])
             return

@@ -69,12 +69,20 @@ class Action:
         return f"{text} take {' '.join(str(c) for c in self.take)}" if self.take else text
 
 
-def parse_action(text: str) -> Action:
-    """Parse an action in the grammar of this module; ``IllegalAction("bad-action")`` otherwise.
+def parse_action(text: str | Action) -> Action:
+    """Parse an action in the grammar of this module, or check an :class:`Action` by reading
+    its text back; ``IllegalAction("bad-action")`` for anything malformed.
 
     >>> str(parse_action("PLAY qh TAKE jc ah"))
     'play QH take AH JC'
     """
+    if isinstance(text, Action):
+        try:
+            text = str(text)
+        except Exception as error:  # fields of the wrong types
+            raise IllegalAction("bad-action", f"not a well-formed action: {text!r}") from error
+    if not isinstance(text, str):
+        raise IllegalAction("bad-action", f"not an action: {text!r}")
     words = text.split()
     if not words:
         raise IllegalAction("bad-action", "empty action")

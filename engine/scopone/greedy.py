@@ -1,7 +1,7 @@
 """A greedy computer player: the best immediate capture, else the safest card to lay.
 
-It drives the property tests and the benchmark, and plays the timer's autoplay and the seats of
-players who abandoned (RULES.md SC-6.1, SC-6.2) until the ``facile`` player replaces it.
+It drives the property tests and the benchmark (the timer's autoplay is the ``facile`` player,
+:mod:`engine.scopone.facile`).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from engine.errors import IllegalAction
 from engine.scopone.actions import ABANDON, PLAY, STOP, TIMEOUT, Action, parse_action
 from engine.scopone.captures import Capture, table_captures
 from engine.scopone.deck import capture_value
-from engine.scopone.greedy import choose_greedy
+from engine.scopone.facile import facile
 from engine.scopone.options import Options
 from engine.scopone.result import MatchResult, match_result
 from engine.scopone.scoring import HandScore, score_hand
@@ -174,12 +174,12 @@ class Match:
         Turn actions (a play, ``timeout``) need the seat to play; ``abandon`` and ``stop`` may
         come from any seat at any time. Raises IllegalAction and changes nothing when illegal.
         """
-        act = action if isinstance(action, Action) else parse_action(action)
+        act = parse_action(action)
         state = self._state
         if state.over or state.to_play is None:
             raise IllegalAction("match-over", "the match is over")
-        if seat is not None and not 0 <= seat < PLAYERS:
-            raise IllegalAction("bad-seat", f"no seat {seat}")
+        if seat is not None and (not _is_int(seat) or not 0 <= seat < PLAYERS):
+            raise IllegalAction("bad-seat", f"no seat {seat!r}")
         actor = state.to_play if seat is None else seat
         if act.kind == STOP:
             self._finish(stopped=True)
@@ -201,10 +201,11 @@ class Match:
         self._state.abandoned.append(seat)
 
     def _timeout(self, seat: int) -> None:
-        """S40-14.3: the greedy move is played; forfeit or a third autoplay is an abandonment."""
+        """SC-6.1, S40-14.3: the ``facile`` computer move is played; forfeit or a third autoplay
+        is an abandonment."""
         if self.options.turn_seconds == 0:
             raise IllegalAction("no-timer", "this match has no turn timer")
-        move = choose_greedy(self.legal_actions(), self._state.table)
+        move = facile(self)
         if seat not in self._state.abandoned:
             self._state.timeouts[seat] += 1
             forfeit = self.options.timeout_policy == "forfeit"
@@ -342,3 +343,7 @@ def new_match(players: int = 4, seed: int | None = None, options: Options | None
     match_seed = secure_seed() if seed is None else seed
     dealer = seeded_choice(PLAYERS, match_seed, "dealer")
     return Match(match_seed, chosen, opening_state(match_seed, dealer, chosen.sides, chosen.deal))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

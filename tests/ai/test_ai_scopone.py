@@ -204,6 +204,12 @@ class TestFacile:
         match = build_position(["AC 3C 5H 5C", "KS", "QC", "KH"], "4S", to_play=0)
         assert str(choose(match, "facile")) == "play AC"
 
+    def test_an_easy_player_takes_the_settebello(self) -> None:
+        """Taking 7D with 7H leaves 3S, which any unseen 3 sweeps; laying 5C would be safe.
+        The settebello comes first: an easy player takes it."""
+        match = build_position(["7H 5C 6S", "KS", "QC", "KH"], "7D 3S", to_play=0)
+        assert str(choose(match, "facile")) == "play 7H take 7D"
+
     def test_seen_values_are_safe(self) -> None:
         # the four queens are in seat 0's hand: laying 3C to make 9 is safe, and the lowest
         match = build_position(["3C 5C QS QH QD QC", "KS", "KC", "KH"], "4S 2H", to_play=0)

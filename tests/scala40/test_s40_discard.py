@@ -133,6 +133,17 @@ class TestNotOpenRestriction:
         m.play("discard 5S")
         assert faces(m.discard)[-1] == "5S"
 
+    def test_a_full_run_with_a_joker_takes_only_the_card_it_stands_for(self) -> None:
+        """S40-8.3: the 13-card run A..K of hearts with JK for 6H on the table: 6H attaches (it
+        completes A..K, the joker goes to the end), the twin of a natural card (5H) does not,
+        so a player who is not open may discard 5H, and not 6H."""
+        run = "AH 2H 3H 4H 5H JK 7H 8H 9H 10H JH QH KH"
+        m = play_phase("5H 6H 9C", [(1, run)], opened=False)
+        assert discards(m) == ["5H", "9C"]
+        rejected(m, "discard 6H", "discard-attachable")
+        m.play("discard 5H")
+        assert faces(m.discard)[-1] == "5H"
+
     def test_every_card_attachable(self) -> None:
         """S40-8.3: when every card the player may discard is attachable, any of them may be."""
         m = play_phase("7S 3S 9C", [(1, "4S 5S 6S"), (1, "9H 9S 9D")], opened=False)

@@ -471,6 +471,24 @@ class TestRace:
         assert result is not None
         assert result.reason == "clock"
 
+    def test_a_close_in_the_last_turn_counts(self) -> None:
+        """S40-12.3: the clock runs out while seat 0 plays the turn that closes: the close
+        counts (2-1 to line 0+2) and the match ends right after that discard, no hand dealt."""
+        m = position(
+            ["KH", "5H", "2C", "3C"],
+            turns_done=[1] * 4,
+            phase="play",
+            options=Options(pairs=True, format="race", match_minutes=30),
+        )
+        m.hands_won = [1, 1]
+        m.play("clock", seat=2)
+        assert m.result is None
+        m.play("discard KH")
+        result = m.result
+        assert result is not None
+        assert (result.reason, result.winners, m.hands_won) == ("clock", [0, 2], [2, 1])
+        assert m.hand_number == 1 and m.last_hand is not None and m.last_hand.closer == 0
+
     def test_no_clock(self) -> None:
         """S40-12.3: ``match_minutes`` 0 is no clock."""
         m = position(["7C", "5H", "2C", "3C"], turns_done=[1] * 4, options=self.RACE)

@@ -355,6 +355,11 @@ class TestAbandon:
 class TestTimeout:
     """S40-14.3: ``timeout_policy`` ``autoplay`` (default) or ``forfeit``."""
 
+    def test_no_timer_no_timeout(self) -> None:
+        """S40-14.3: ``turn_seconds`` 0 is no timer, so no turn can time out."""
+        m = position(["2S 9H KD", "AD 2D 3D"], options=Options(turn_seconds=0))
+        rejected(m, "timeout", "no-timer")
+
     def test_autoplay_draws_and_discards_the_drawn_card(self) -> None:
         """S40-14.3: draw from the stock, then discard the drawn card if legal."""
         m = position(

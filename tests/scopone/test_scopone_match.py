@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from scopone_helpers import build_position
 
 from engine.cards import Card, scopone_deck, seeded_choice, seeded_shuffle
 from engine.errors import IllegalAction
@@ -306,13 +307,15 @@ class TestAbandon:
 class TestTimeout:
     """S40-14.3 (SC-6.1): autoplay the computer move; a third in a row, or forfeit, abandons."""
 
-    def test_autoplay_plays_the_greedy_move(self) -> None:
-        match = new_match(seed=3)
-        expected = greedy_action(match)
+    def test_autoplay_plays_the_facile_move(self) -> None:
+        """SC-6.1, S40-14.3: on an empty table the greedy player would lay JH; the ``facile``
+        computer move, which the rules name, lays the lowest card, 2C."""
+        match = build_position(["JH 2C 5S", "KS 2S", "QC 3C", "KH 4D"], "", to_play=0)
+        assert str(greedy_action(match)) == "play JH"
         assert str(match.play("timeout")) == "timeout"
         record = match.history[-1]
-        assert (record.seat, record.action, record.auto) == (1, expected, True)
-        assert match.to_play == 0 and match.computer_seats == ()
+        assert (record.seat, str(record.action), record.auto) == (0, "play 2C", True)
+        assert match.to_play == 3 and match.computer_seats == ()
 
     def test_third_consecutive_autoplay_abandons(self) -> None:
         match = new_match(seed=3)
