@@ -30,8 +30,19 @@ log = logging.getLogger(__name__)
 SHUTDOWN_GRACE = 5.0
 """Seconds the bot waits, when it stops, for the messages still in its outbox."""
 
-GROUP_COMMANDS = ("newgame", "table", "score", "rules", "stop", "rankings", "help", "language")
-PRIVATE_COMMANDS = ("start", "hand", "abandon", "stats", "deletemydata", "help", "language")
+GROUP_COMMANDS = (
+    "newgame", "table", "score", "rules", "stop", "verify", "rankings", "help", "language",
+)  # fmt: skip
+PRIVATE_COMMANDS = (
+    "start",
+    "hand",
+    "abandon",
+    "stats",
+    "verify",
+    "deletemydata",
+    "help",
+    "language",
+)
 ITALIAN = {
     "newgame": "nuova",
     "table": "tavolo",
@@ -42,6 +53,7 @@ ITALIAN = {
     "help": "aiuto",
     "language": "lingua",
     "rankings": "classifica",
+    "verify": "verifica",
 }
 DESCRIPTIONS = {
     "it": {
@@ -56,6 +68,7 @@ DESCRIPTIONS = {
         "hand": "Rimanda le tue carte",
         "abandon": "Abbandona una partita",
         "rankings": "Classifica del gruppo",
+        "verify": "Verifica che le carte non siano truccate",
         "stats": "Le tue statistiche",
         "deletemydata": "Cancella i tuoi dati",
     },
@@ -71,6 +84,7 @@ DESCRIPTIONS = {
         "hand": "Send your cards again",
         "abandon": "Abandon a match",
         "rankings": "The group's rankings",
+        "verify": "Check that the deals are fair",
         "stats": "Your statistics",
         "deletemydata": "Delete your data",
     },
@@ -126,6 +140,7 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
         "abandon": commands.abandon,
         "language": commands.language,
         "rankings": commands.rankings,
+        "verify": commands.verify,
         "stats": commands.stats,
         "deletemydata": commands.delete_my_data,
     }

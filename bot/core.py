@@ -32,7 +32,7 @@ from bot.render import hand as hand_render
 from bot.render import table as table_render
 from bot.render.cards import card as show_card
 from bot.timers import Scheduler, utc_now
-from engine import games, scala40, scopone
+from engine import fairness, games, scala40, scopone
 from engine.ai import scala40 as ai_scala40
 from engine.ai import scopone as ai_scopone
 from engine.errors import IllegalAction, InvalidMeld
@@ -250,7 +250,8 @@ class Core:
         else:
             assert isinstance(match, scopone.Match)
             text = table_render.scopone_table(match.view(0), names, lang, record.deadline)
-        return text, None
+        code = fairness.short(fairness.commitment(record.seed))
+        return f"{text}\n{t(lang, 'table.commitment', code=code)}", None
 
     def hand_view(self, record: MatchRecord, seat: int) -> Rendered:
         """The private hand message of a seat."""
@@ -706,6 +707,7 @@ class Core:
         lang = self.group_lang(record.chat_id)
         winners, mp, vp, stopped = result_figures(match)
         text = table_render.match_result_text(mp, vp, winners, self.names(record), lang, stopped)
+        text += "\n" + t(lang, "match.seed", seed=str(record.seed))  # the deals can be checked
         if stopped:
             return text, None
         button = InlineKeyboardButton(

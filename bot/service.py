@@ -24,6 +24,7 @@ from bot.i18n import Html, html_lines, t
 from bot.lobby import Lobby
 from bot.options_ui import option_names, value_text
 from bot.render import table as table_render
+from engine import fairness
 from engine.cards import secure_seed
 from storage import MatchRecord
 
@@ -260,6 +261,27 @@ class Tavolo(Hands, Lobby):
             new = self.store.reorder_seats(new.id, order)
             self.request_table(new.id)
         return Answer()
+
+    def verify(self, chat_id: int, reply_to: int | None) -> None:
+        """``/verify``: while a match is on, the commitment to its secret seed; after it, the
+        seed and the match file that rebuilds every deal (:mod:`engine.fairness`)."""
+        record = self.store.last_match_in_chat(chat_id)
+        lang = self.group_lang(chat_id)
+        if record is None:
+            self.reply(chat_id, t(lang, "cmd.verify_none"), reply_to)
+            return
+        full = fairness.commitment(record.seed)
+        if record.status in ("lobby", "playing"):
+            self.reply(chat_id, t(lang, "cmd.verify_running", commitment=full), reply_to)
+            return
+        moves = [(move.seat, move.action) for move in self.store.moves(record.id)]
+        players = len(record.seats)
+        content = fairness.match_file(
+            record.game, players, record.options, record.seed, moves, record.state_json
+        )
+        name = f"tavolo-{record.id}.json"
+        caption = t(lang, "cmd.verify_done", seed=str(record.seed), commitment=full, file=name)
+        self.outbox.send(chat_id, caption, reply_to=reply_to, document=(name, content.encode()))
 
     # --- Telegram's own events -------------------------------------------------------------------
 

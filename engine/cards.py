@@ -28,7 +28,6 @@ JOKER_RANK = 0
 _SYMBOL_TO_SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
 _RANK_BY_NAME = {name: number for number, name in enumerate(RANK_NAMES) if name}
 _RANK_BY_NAME["T"] = 10
-_RANK_BY_NAME["1"] = 1
 
 
 @dataclass(frozen=True, slots=True, order=True)

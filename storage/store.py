@@ -769,6 +769,21 @@ class Store:
             assert row.id is not None
             return _match_record(row, self._seats(s, row.id))
 
+    def last_match_in_chat(self, chat_id: int) -> MatchRecord | None:
+        """The chat's most recent match, whatever its status (None: it never had one)."""
+        with self._session() as s:
+            query = (
+                select(MatchTable)
+                .where(col(MatchTable.chat_id) == chat_id)
+                .order_by(col(MatchTable.id).desc())
+                .limit(1)
+            )
+            row = s.exec(query).first()
+            if row is None:
+                return None
+            assert row.id is not None
+            return _match_record(row, self._seats(s, row.id))
+
     def unfinished_matches(self) -> list[MatchRecord]:
         """Every match in the lobby or playing, oldest first: what the bot resumes at start-up.
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from enum import IntEnum
 
-from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters
+from telegram import Bot, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 from telegram.warnings import PTBDeprecationWarning
@@ -51,6 +51,8 @@ log = logging.getLogger(__name__)
 Rendered = tuple[str, InlineKeyboardMarkup | None]
 MAX_REMEMBERED = 50_000
 """Messages whose content is remembered in memory (the store keeps the tables' and hands')."""
+MAX_CAPTION = 1024
+"""UTF-16 units Telegram takes in a document's caption."""
 GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
 
 
@@ -114,12 +116,14 @@ class Put:
 
 @dataclass(slots=True)
 class Send:
-    """Send a new message."""
+    """Send a new message (with ``document``, a file named and its content: ``text`` is its
+    caption)."""
 
     text: str
     markup: InlineKeyboardMarkup | None = None
     reply_to: int | None = None
     done: Callable[[int | None], None] | None = None
+    document: tuple[str, bytes] | None = None
 
 
 @dataclass(slots=True)
@@ -245,11 +249,13 @@ class Outbox:
         reply_to: int | None = None,
         done: Callable[[int | None], None] | None = None,
         key: Hashable = None,
+        document: tuple[str, bytes] | None = None,
     ) -> None:
-        """Send a new message. A reply (:attr:`Priority.REPLY`) identical to one waiting (or,
-        in a group, sent within ``reply_ttl``) is not sent again, and one that cannot go out
-        within ``reply_ttl`` is dropped."""
-        parts = split(text)
+        """Send a new message (a ``document``: a file, ``text`` its caption). A reply
+        (:attr:`Priority.REPLY`) identical to one waiting (or, in a group, sent within
+        ``reply_ttl``) is not sent again, and one that cannot go out within ``reply_ttl`` is
+        dropped."""
+        parts = [clip(text, MAX_CAPTION)] if document is not None else split(text)
         if not parts:
             return
         if len(parts) > 1:  # too long for one message: whole lines in several, all sent
@@ -269,7 +275,8 @@ class Outbox:
             key, expires = content, self.clock() + self.pace.reply_ttl
         elif key is not None and key in queue.entries:
             return
-        self._add(queue, key, Send(text, markup, reply_to, done), priority, expires=expires)
+        work = Send(text, markup, reply_to, done, document)
+        self._add(queue, key, work, priority, expires=expires)
 
     def delete(
         self,
@@ -591,7 +598,7 @@ class Outbox:
             sent = await self._call(
                 queue,
                 entry,
-                lambda: self._post(chat_id, work.text, work.markup, work.reply_to),
+                lambda: self._post(chat_id, work.text, work.markup, work.reply_to, work.document),
                 held=True,
                 sends=True,
             )
@@ -647,12 +654,23 @@ class Outbox:
         text: str,
         markup: InlineKeyboardMarkup | None,
         reply_to: int | None = None,
+        document: tuple[str, bytes] | None = None,
     ) -> Awaitable[Message]:
         reply = (
             None
             if reply_to is None
             else ReplyParameters(reply_to, allow_sending_without_reply=True)
         )
+        if document is not None:
+            name, content = document
+            return self.bot.send_document(
+                chat_id,
+                InputFile(content, filename=name),
+                caption=text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                reply_parameters=reply,
+            )
         return self.bot.send_message(
             chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, reply_parameters=reply
         )

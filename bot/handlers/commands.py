@@ -148,6 +148,14 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     reply(update, context, t(choice, "cmd.language_set"))
 
 
+async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/verify`` (``/verifica``): the commitment to the deals; after the match, the proof."""
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None:
+        return
+    tavolo(context).verify(chat.id, message.message_id if is_group(chat) else None)
+
+
 async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/classifica [scala40|scopone]`` in a group: players ranked by MP, then VP."""
     message, chat = update.effective_message, update.effective_chat

@@ -141,7 +141,12 @@ TEXTS: dict[str, str] = {
     # notifications and commands
     "notify.turn": "🔔 Your turn in {group}!",
     "notify.blocked": "⚠️ {name} does not get my messages: open the chat with me here {link}",
-    "cmd.help": "<b>Tavolo</b> — Scala 40 and Scopone.\n/newgame [scala40|scopone] — new match\n/table — post the table again\n/score — the score\n/rules — the match's options\n/stop — stop the match\n/hand — send your cards again (in private)\n/abandon — abandon (in private)\n/language — change language\n/rankings — the group's rankings\n/stats — your statistics (in private)\n/deletemydata — delete your data (in private)",
+    "table.commitment": "🔐 Fair deck {code} · /verify",
+    "match.seed": "🔓 Seed revealed: <code>{seed}</code> · /verify",
+    "cmd.verify_running": "🔐 <b>Fair deck</b>\nEvery hand of this match comes from a secret seed. Here is its SHA-256 fingerprint, fixed before any card was dealt:\n<code>{commitment}</code>\nThe seed is revealed at the end: then /verify sends you the log to rebuild every hand.",
+    "cmd.verify_done": "🔓 <b>Deals you can check</b>\nSeed: <code>{seed}</code>\nSHA-256 fingerprint: <code>{commitment}</code>\nThe file holds the options and the moves: <code>python -m engine verify {file}</code> rebuilds every hand and checks the fingerprint.",
+    "cmd.verify_none": "There is no match to check here yet.",
+    "cmd.help": "<b>Tavolo</b> — Scala 40 and Scopone.\n/newgame [scala40|scopone] — new match\n/table — post the table again\n/score — the score\n/rules — the match's options\n/stop — stop the match\n/hand — send your cards again (in private)\n/abandon — abandon (in private)\n/language — change language\n/rankings — the group's rankings\n/verify — check that the deals are fair\n/stats — your statistics (in private)\n/deletemydata — delete your data (in private)",
     "cmd.start": "Hi {name}! Your cards come here. Add me to a group and type /newgame to play.",
     "cmd.running": "A match is already running here: {link}",
     "cmd.no_match": "No match is running.",

@@ -141,7 +141,12 @@ TEXTS: dict[str, str] = {
     # notifications and commands
     "notify.turn": "🔔 Tocca a te in {group}!",
     "notify.blocked": "⚠️ {name} non riceve i miei messaggi: apri la chat con me da qui {link}",
-    "cmd.help": "<b>Tavolo</b> — Scala 40 e Scopone.\n/nuova [scala40|scopone] — nuova partita\n/tavolo — ripubblica il tavolo\n/punti — punteggio\n/regole — opzioni della partita\n/stop — interrompi la partita\n/mano — rimanda le tue carte (in privato)\n/abbandona — abbandona (in privato)\n/lingua — cambia lingua\n/classifica — classifica del gruppo\n/stats — le tue statistiche (in privato)\n/deletemydata — cancella i tuoi dati (in privato)",
+    "table.commitment": "🔐 Mazzo garantito {code} · /verifica",
+    "match.seed": "🔓 Seme svelato: <code>{seed}</code> · /verifica",
+    "cmd.verify_running": "🔐 <b>Mazzo garantito</b>\nOgni mano di questa partita nasce da un seme segreto. Eccone l'impronta SHA-256, fissata prima di distribuire le carte:\n<code>{commitment}</code>\nAlla fine il seme viene svelato: allora /verifica ti manda il registro per ricostruire ogni mano.",
+    "cmd.verify_done": "🔓 <b>Carte verificabili</b>\nSeme: <code>{seed}</code>\nImpronta SHA-256: <code>{commitment}</code>\nNel file ci sono le opzioni e le mosse: <code>python -m engine verify {file}</code> ricostruisce ogni mano e controlla l'impronta.",
+    "cmd.verify_none": "Qui non c'è ancora nessuna partita da verificare.",
+    "cmd.help": "<b>Tavolo</b> — Scala 40 e Scopone.\n/nuova [scala40|scopone] — nuova partita\n/tavolo — ripubblica il tavolo\n/punti — punteggio\n/regole — opzioni della partita\n/stop — interrompi la partita\n/mano — rimanda le tue carte (in privato)\n/abbandona — abbandona (in privato)\n/lingua — cambia lingua\n/classifica — classifica del gruppo\n/verifica — controlla che le carte non siano truccate\n/stats — le tue statistiche (in privato)\n/deletemydata — cancella i tuoi dati (in privato)",
     "cmd.start": "Ciao {name}! Qui ricevi le tue carte. Aggiungimi a un gruppo e scrivi /nuova per giocare.",
     "cmd.running": "C'è già una partita in corso qui: {link}",
     "cmd.no_match": "Nessuna partita in corso.",

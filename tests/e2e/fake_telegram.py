@@ -63,6 +63,8 @@ MAX_INLINE_BUTTONS = 100
 MAX_BUTTONS_PER_ROW = 8
 MAX_CALLBACK_ANSWER_LENGTH = 200
 MAX_COMMANDS = 100
+MAX_CAPTION_LENGTH = 1024  # UTF-16 code units of a media caption
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # what a bot may upload
 QUERY_TIMEOUT = 15.0  # seconds within which a callback query must be answered
 
 
@@ -99,7 +101,14 @@ class FloodLimits:
 
 # Methods that send, edit or delete a message: the ones the flood limits count.
 FLOOD_METHODS = frozenset(
-    {"sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage", "deletemessages"}
+    {
+        "sendmessage",
+        "senddocument",
+        "editmessagetext",
+        "editmessagereplymarkup",
+        "deletemessage",
+        "deletemessages",
+    }
 )
 
 
@@ -166,6 +175,7 @@ ERR_CHAT_NOT_FOUND = "Bad Request: chat not found"
 ERR_USER_NOT_FOUND = "Bad Request: user not found"
 ERR_TEXT_EMPTY = "Bad Request: message text is empty"
 ERR_TEXT_TOO_LONG = "Bad Request: message is too long"
+ERR_CAPTION_TOO_LONG = "Bad Request: message caption is too long"
 ERR_PARSE_ENTITIES = "Bad Request: can't parse entities: "
 ERR_BUTTON_DATA = "Bad Request: BUTTON_DATA_INVALID"
 ERR_MARKUP_TOO_LONG = "Bad Request: reply markup is too long"
@@ -725,6 +735,9 @@ class FakeMessage:
     service: JSON = field(default_factory=dict)  # e.g. {"left_chat_member": {...}}
     history: list[tuple[str | None, list[JSON], JSON | None]] = field(default_factory=list)
     chat_api: JSON = field(default_factory=dict)
+    caption: str | None = None  # a document's caption, after entity parsing
+    document: JSON | None = None  # the API Document object of an uploaded file
+    document_content: bytes | None = None  # the file itself, for tests to read
 
     @property
     def from_bot(self) -> bool:
@@ -777,6 +790,12 @@ class FakeMessage:
             data["text"] = self.text
             if self.entities:
                 data["entities"] = self.entities
+        if self.document is not None:
+            data["document"] = self.document
+            if self.caption is not None:
+                data["caption"] = self.caption
+                if self.entities:
+                    data["caption_entities"] = self.entities
         if self.reply_markup is not None and "inline_keyboard" in self.reply_markup:
             data["reply_markup"] = self.reply_markup
         if with_reply and self.reply_to is not None:
@@ -1906,6 +1925,7 @@ class FakeTelegramServer:
             "unpinChatMessage": self._unpin_chat_message,
             "unpinAllChatMessages": self._unpin_all_chat_messages,
             "sendChatAction": self._send_chat_action,
+            "sendDocument": self._send_document,
         }
 
     def _get_updates_placeholder(self, params: JSON) -> Any:  # dispatched specially
@@ -2009,7 +2029,9 @@ class FakeTelegramServer:
             raise forbidden(f"Forbidden: bot is not a member of the {kind}")
         return chat
 
-    def _parse_text(self, params: JSON, *, key: str = "text") -> tuple[str, list[JSON], str]:
+    def _parse_text(
+        self, params: JSON, *, key: str = "text", limit: int = MAX_MESSAGE_LENGTH
+    ) -> tuple[str, list[JSON], str]:
         source = params.get(key)
         if source is None or source == "":
             raise bad_request(ERR_TEXT_EMPTY)
@@ -2039,8 +2061,8 @@ class FakeTelegramServer:
         text, entities = trim_text(text, entities)
         if not text:
             raise bad_request(ERR_TEXT_EMPTY)
-        if utf16_len(text) > MAX_MESSAGE_LENGTH:
-            raise bad_request(ERR_TEXT_TOO_LONG)
+        if utf16_len(text) > limit:
+            raise bad_request(ERR_TEXT_TOO_LONG if key == "text" else ERR_CAPTION_TOO_LONG)
         return text, entities, source
 
     def _send_message(self, params: JSON) -> JSON:
@@ -2067,6 +2089,35 @@ class FakeTelegramServer:
             reply_markup=markup if markup and "inline_keyboard" in markup else None,
             reply_keyboard=markup if markup and "inline_keyboard" not in markup else None,
             reply_to=reply_to,
+        )
+        return msg.to_api()
+
+    def _send_document(self, params: JSON) -> JSON:
+        """An uploaded file (multipart), with an optional caption (HTML, 1,024 units)."""
+        chat = self._resolve_chat(params)
+        document = params.get("document")
+        if not isinstance(document, dict) or "content" not in document:
+            raise bad_request("there is no document in the request")
+        if document["size"] == 0:
+            raise bad_request("file must be non-empty")
+        if document["size"] > MAX_UPLOAD_BYTES:
+            raise bad_request("Request Entity Too Large")
+        caption: str | None = None
+        entities: list[JSON] = []
+        if params.get("caption"):
+            caption, entities, _ = self._parse_text(params, key="caption", limit=MAX_CAPTION_LENGTH)
+        msg = chat.add_message(
+            sender=self.bot_user,
+            caption=caption,
+            entities=entities,
+            document={
+                "file_name": document["filename"],
+                "file_size": document["size"],
+                "file_id": f"doc-{chat.id}-{len(chat.messages) + 1}",
+                "file_unique_id": f"u{len(chat.messages) + 1}",
+            },
+            document_content=document["content"],
+            reply_markup=validate_reply_markup(params.get("reply_markup")),
         )
         return msg.to_api()
 
@@ -2406,7 +2457,7 @@ async def _read_params(request: web.Request) -> JSON:
             params[name] = _decode_form_value(name, bytes(value).decode("utf-8"))
         else:  # an uploaded file
             content = value.file.read()
-            params[name] = {"filename": value.filename, "size": len(content)}
+            params[name] = {"filename": value.filename, "size": len(content), "content": content}
     return params
 
 

@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from engine import IllegalAction
 from engine.cards import (
     FACE_INDEX,
     FACES,
@@ -71,6 +72,17 @@ class TestParse:
         """Card notation: a token that is not a card is a ValueError naming the token."""
         with pytest.raises(ValueError, match=detail):
             parse_card(token)
+
+    def test_one_is_not_the_ace(self) -> None:
+        """Card notation: the ranks are ``A 2 3 … 10 J Q K``; ``1`` is none of them, so
+        ``discard 1H`` is refused as a bad card, not read as the ace."""
+        with pytest.raises(ValueError, match="'1H'"):
+            parse_card("1H")
+        m = new_match(players=2, seed=1)
+        m.play("draw")
+        with pytest.raises(IllegalAction) as refused:
+            m.play("discard 1H")
+        assert refused.value.code == "bad-card"
 
     def test_parse_cards_list(self) -> None:
         """Card notation: cards are space separated."""

@@ -332,3 +332,13 @@ class TestTurnsAndConfirmations:
         answered = store.confirmation(asked)
         assert answered is not None and answered.answered_at is not None
         assert store.confirmation(asked + 1) is None and store.answer(asked + 1) is False
+
+
+def test_the_last_match_of_a_chat(store: Store) -> None:
+    assert store.last_match_in_chat(-100) is None
+    first = store.create_match(-100, "scopone", {}, 1, "Anna", seed=1)
+    store.set_status(first.id, STOPPED)
+    second = store.create_match(-100, "scopone", {}, 1, "Anna", seed=2)
+    store.create_match(-200, "scopone", {}, 1, "Anna", seed=3)
+    last = store.last_match_in_chat(-100)
+    assert last is not None and (last.id, last.seed) == (second.id, 2)
