@@ -469,11 +469,18 @@ class Candidate:
 
 
 def enumerate_melds(hand: Sequence[int], all_declarations: bool = False) -> list[Candidate]:
-    """Every meld the cards of ``hand`` (physical ids) can form, as hand indices.
+    """Every meld the cards of ``hand`` (physical ids) can form, as hand indices (S40-4).
 
-    Runs use at most one joker, filling one gap or one end; sets use 3-4 naturals, or 2-3
-    naturals and a joker declared as a missing suit (every missing suit when
-    ``all_declarations``, else the first). Both copies of a card give separate candidates.
+    Runs (S40-4.1) take 3-13 natural cards, or a joker in any one place of the run: a gap, an
+    end, or the place of a card the hand holds (that card may then go into another meld); the
+    complete ``A..K`` also takes a joker as 14th card. Sets (S40-4.2) take 3-4 naturals of
+    different suits, or 2-3 naturals and a joker declared as a missing suit. No meld holds two
+    jokers (S40-4.3). Both copies of a card, and each joker, give separate candidates.
+
+    With ``all_declarations`` every reading is listed: every place of a run's joker and every
+    missing suit of a set's joker. Without it (what the opening solver needs, S40-5) the list
+    keeps one candidate per set of hand cards, the one of highest value (S40-5.1), the first
+    listed on a tie: a complete candidate list for the solver, without duplicate card sets.
     """
     faces = [FACE_INDEX[c] for c in hand]
     jokers = [i for i, f in enumerate(faces) if f == JOKER_FACE]
@@ -493,28 +500,45 @@ def enumerate_melds(hand: Sequence[int], all_declarations: bool = False) -> list
     for rank in range(1, 14):
         if per_rank[rank - 1] >= 2:
             _enumerate_sets(rank, by_face, jokers, all_declarations, out)
+    return out if all_declarations else _best_per_mask(out)
+
+
+def _best_per_mask(candidates: list[Candidate]) -> list[Candidate]:
+    """One candidate per set of hand cards: the highest value, the first on a tie (S40-5.1)."""
+    out: list[Candidate] = []
+    where: dict[int, int] = {}
+    for cand in candidates:
+        mask = cand.mask
+        index = where.get(mask)
+        if index is None:
+            where[mask] = len(out)
+            out.append(cand)
+        elif cand.value > out[index].value:
+            out[index] = cand
     return out
 
 
 def _enumerate_runs(
     suit: int, by_face: dict[int, list[int]], jokers: list[int], out: list[Candidate]
 ) -> None:
+    """The runs of one suit (S40-4.1): every window of 3-13 places, held whole or but one."""
     held = [by_face.get(face_at(suit, p), []) for p in range(15)]
     held[0] = []
     if sum(1 for p in range(1, 14) if held[p]) < 2:
         return
     for low in range(1, 13):
-        if not held[low] and (not jokers or not held[low + 1]):
+        if not held[low] and not jokers:
             continue
         missing: list[int] = []
         for high in range(low, min(low + 12, 14) + 1):
+            if low == 1 and high == 14:
+                break
             if not held[high]:
                 missing.append(high)
                 if len(missing) > (1 if jokers else 0):
                     break
-            if high - low < 2 or (low == 1 and high == 14):
-                continue
-            _emit_run(suit, low, high, missing, held, jokers, out)
+            if high - low >= 2:
+                _emit_run(suit, low, high, missing, held, jokers, out)
     if jokers and all(held[p] for p in range(1, 14)):
         _emit_full_run(suit, held, jokers, out)
 
@@ -528,21 +552,35 @@ def _emit_run(
     jokers: list[int],
     out: list[Candidate],
 ) -> None:
-    value = sum(POSITION_VALUE[p] for p in range(low, high + 1))
-    stands = tuple(face_at(suit, p) for p in range(low, high + 1))
-    slots = [held[p] if p not in missing else jokers for p in range(low, high + 1)]
-    for chosen in product(*slots):
-        out.append(Candidate(tuple(chosen), "run", suit, low, stands, value, bool(missing)))
+    """The runs on places ``low..high``: naturals only, and a joker in each possible place.
+
+    With one place ``missing`` from the hand the joker must take it; with none, the natural
+    run comes first, then the joker in each place in turn (the card of that place stays free).
+    """
+    places = range(low, high + 1)
+    value = sum(POSITION_VALUE[p] for p in places)
+    stands = tuple(face_at(suit, p) for p in places)
+    if missing:
+        joker_places: Sequence[int] = missing
+    else:
+        for chosen in product(*(held[p] for p in places)):
+            out.append(Candidate(tuple(chosen), "run", suit, low, stands, value, False))
+        joker_places = places if jokers else ()
+    for place in joker_places:
+        slots = [jokers if p == place else held[p] for p in places]
+        for chosen in product(*slots):
+            out.append(Candidate(tuple(chosen), "run", suit, low, stands, value, True))
 
 
 def _emit_full_run(
     suit: int, held: list[list[int]], jokers: list[int], out: list[Candidate]
 ) -> None:
+    """The 14-card run ``A..K`` with a joker as 14th card (S40-4.1), every copy of each card."""
     stands = (*tuple(face_at(suit, p) for p in range(1, 14)), WILD)
     value = sum(POSITION_VALUE[p] for p in range(1, 14)) + POSITION_VALUE[0]
     for joker in jokers:
-        naturals = tuple(held[p][0] for p in range(1, 14))
-        out.append(Candidate((*naturals, joker), "run", suit, 1, stands, value, True))
+        for naturals in product(*(held[p] for p in range(1, 14))):
+            out.append(Candidate((*naturals, joker), "run", suit, 1, stands, value, True))
 
 
 def _enumerate_sets(

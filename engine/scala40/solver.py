@@ -5,6 +5,12 @@ the candidate melds whose lowest card it is. Results are kept per *leftover clas
 cards stay in hand: none, one natural, one joker, two or more) so that callers can ask for the
 best opening that still leaves a legal discard (S40-9.2). With ``opening_without_joker`` the
 results are also kept per joker-free total (capped at the threshold, S40-5.5).
+
+The answer is exact when the candidates are every meld the hand can form (S40-4), as
+:func:`~engine.scala40.melds.enumerate_melds` lists them: a joker may stand in any place of a
+run, also for a card the hand holds and uses elsewhere. Identical cards (the two copies of a
+face, the jokers) are interchangeable, so a meld may use a copy only when no earlier copy of the
+same face is still free: this cuts the symmetric duplicates without losing any total.
 """
 
 from __future__ import annotations
@@ -56,11 +62,15 @@ class _Solver:
     ) -> None:
         self.n = len(hand)
         self.jokers = [FACE_INDEX[c] == JOKER_FACE for c in hand]
-        self.by_low: list[list[tuple[int, Candidate]]] = [[] for _ in range(self.n)]
+        earlier = _earlier_copies(hand, forced)
+        self.by_low: list[list[tuple[int, int, Candidate]]] = [[] for _ in range(self.n)]
         for cand in candidates:
             mask = cand.mask
             low = (mask & -mask).bit_length() - 1
-            self.by_low[low].append((mask, cand))
+            needs = 0
+            for i in cand.indices:
+                needs |= earlier[i]
+            self.by_low[low].append((mask, needs & ~mask, cand))
         self.forced = forced
         self.threshold = threshold
         self.memo: dict[tuple[int, int], dict[Key, tuple[int, Picks]]] = {}
@@ -78,9 +88,9 @@ class _Solver:
         if not self.forced >> i & 1:
             for (left, free), (value, picks) in self.best(i + 1, used).items():
                 self._offer(out, (_add_left(left, self.jokers[i]), free), value, picks)
-        for mask, cand in self.by_low[i]:
-            if mask & used:
-                continue
+        for mask, needs, cand in self.by_low[i]:
+            if mask & used or needs >> i & ~(used >> i):
+                continue  # a card is taken, or an earlier identical copy is still free
             for (left, free), (value, picks) in self.best(i + 1, used | mask).items():
                 if self.threshold is not None and not cand.has_joker:
                     free = min(self.threshold, free + cand.value)
@@ -93,6 +103,21 @@ class _Solver:
         current = out.get(key)
         if current is None or value > current[0]:
             out[key] = (value, picks)
+
+
+def _earlier_copies(hand: Sequence[int], forced: int) -> list[int]:
+    """For each hand index, the mask of earlier indices holding the same face (jokers alike).
+
+    A forced card (S40-3.1b) must stay in its meld, so it is never swapped for a copy: its mask
+    is empty.
+    """
+    seen: dict[int, int] = {}
+    out = []
+    for i, card in enumerate(hand):
+        face = FACE_INDEX[card]
+        out.append(0 if forced >> i & 1 else seen.get(face, 0))
+        seen[face] = seen.get(face, 0) | 1 << i
+    return out
 
 
 def solve(
