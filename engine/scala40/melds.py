@@ -195,6 +195,19 @@ def _resolve_run(specs: Sequence[Spec], joker: int | None) -> Shape:
     if len(specs) > 14:
         raise InvalidMeld("run-too-long", "a run has at most 14 cards")
     candidates = list(_run_candidates(specs, joker))
+    declared = specs[joker][1] if joker is not None else None
+    if not candidates and declared is not None and len(specs) < 14:
+        # The run's naturals fit without it (or not at all): the declaration is what is wrong.
+        why = (
+            "that card is already in the run"
+            if rank_of(declared) in natural_ranks
+            else ("it does not continue this run")
+        )
+        raise InvalidMeld(
+            "joker-declaration-invalid",
+            f"the joker cannot stand for {face_text(declared)}: {why}",
+            card=face_text(declared),
+        )
     if not candidates:
         raise _run_error(natural_ranks, joker is not None)
     chosen = _pick_candidate(candidates, specs, joker)
@@ -218,6 +231,15 @@ def _run_error(natural_ranks: Sequence[int], has_joker: bool) -> InvalidMeld:
     return InvalidMeld("run-not-consecutive", gap)
 
 
+def _ambiguous(suit: int, positions: Sequence[int], also: str = "") -> InvalidMeld:
+    """The refusal of a joker that could stand for several cards, naming them (never a card
+    the run already holds: they are the joker's own possible places)."""
+    choices = sorted(set(positions))
+    names = " or ".join(f"JK={face_text(face_at(suit, p))}" for p in choices)
+    message = f"say what the joker stands for: {names}" + (f", {also}" if also else "")
+    return InvalidMeld("joker-ambiguous", message, choices=names)
+
+
 def _pick_candidate(
     candidates: list[tuple[int, ...]], specs: Sequence[Spec], joker: int | None
 ) -> tuple[int, ...]:
@@ -229,10 +251,8 @@ def _pick_candidate(
         return in_order[0]
     pool = in_order or candidates
     if joker is not None and len({c[joker] if len(c) < 14 else WILD for c in pool}) > 1:
-        raise InvalidMeld(
-            "joker-ambiguous",
-            "say what the joker stands for, e.g. JK=7H, or write the run in order",
-        )
+        suit = suit_of(next(face for face, _ in specs if face != JOKER_FACE))
+        raise _ambiguous(suit, [c[joker] for c in pool], "or write the run in order")
     return max(pool, key=lambda c: sum(POSITION_VALUE[p] for p in c))
 
 
@@ -392,7 +412,7 @@ def _attach_run(meld: Meld, combined: list[Spec]) -> Shape:
         raise InvalidMeld("attach-invalid", "those cards do not extend this run")
     if joker is not None and len({face_at(suit, c[joker]) for c in candidates}) > 1:
         # Attached cards have no written position among the meld's: both ends are possible.
-        raise InvalidMeld("joker-ambiguous", "say what the joker stands for, e.g. JK=7H")
+        raise _ambiguous(suit, [c[joker] for c in candidates])
     chosen = max(candidates, key=lambda c: sum(POSITION_VALUE[p] for p in c))
     order = tuple(sorted(range(len(combined)), key=lambda i: chosen[i]))
     stands = tuple(_run_stand(suit, chosen[i], i == joker, len(combined)) for i in order)

@@ -221,8 +221,9 @@ class TestJokers:
         assert invalid("JK=7S 8H 9H") == "joker-declaration-invalid"
 
     def test_run_declaration_outside_the_run(self) -> None:
-        """S40-4.1: a declared joker must fit the run where it is declared."""
-        assert invalid("JK=5H 8H 9H") == "run-not-consecutive"
+        """S40-4.1: a declared joker must fit the run where it is declared: the declaration is
+        refused, not the run."""
+        assert invalid("JK=5H 8H 9H") == "joker-declaration-invalid"
 
     def test_set_joker_declared(self) -> None:
         """Card notation: ``9H 9S JK=9D`` is a set of three 9s, value 27."""
@@ -264,3 +265,30 @@ class TestJokers:
     def test_declaring_a_non_joker(self) -> None:
         """Card notation: only a joker takes a declaration."""
         assert invalid("7H=8H 9H 10H") == "bad-card"
+
+
+class TestRefusalsSayWhatIsWrong:
+    """S40-4.3: a refusal names the real fault: a joker declared as a card the run holds, or
+    one that does not continue it; an ambiguous joker is told its real choices."""
+
+    def test_declared_as_a_card_already_in_the_run(self) -> None:
+        with pytest.raises(InvalidMeld) as refused:
+            meld_value("2H 3H 4H JK=4H")
+        assert refused.value.code == "joker-declaration-invalid"
+        assert (
+            refused.value.message
+            == "the joker cannot stand for 4H: that card is already in the run"
+        )
+
+    def test_declared_out_of_the_run(self) -> None:
+        with pytest.raises(InvalidMeld) as refused:
+            meld_value("2H 3H JK=9H")
+        assert (
+            refused.value.message == "the joker cannot stand for 9H: it does not continue this run"
+        )
+
+    def test_an_ambiguous_joker_is_told_its_choices(self) -> None:
+        with pytest.raises(InvalidMeld) as refused:
+            meld_value("5H JK 6H")
+        assert refused.value.code == "joker-ambiguous"
+        assert refused.value.details["choices"] == "JK=4H or JK=7H"
