@@ -205,8 +205,9 @@ class TestFacile:
         assert str(choose(match, "facile")) == "play AC"
 
     def test_an_easy_player_takes_the_settebello(self) -> None:
-        """Taking 7D with 7H leaves 3S, which any unseen 3 sweeps; laying 5C would be safe.
-        The settebello comes first: an easy player takes it."""
+        """SC-6.1 (``facile``, the timer's autoplay too): taking 7D with 7H leaves 3S, which
+        any unseen 3 sweeps; laying 5C would be safe. The settebello comes first: an easy
+        player takes it."""
         match = build_position(["7H 5C 6S", "KS", "QC", "KH"], "7D 3S", to_play=0)
         assert str(choose(match, "facile")) == "play 7H take 7D"
 
