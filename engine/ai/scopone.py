@@ -50,7 +50,6 @@ from engine.scopone.facile import (
     SETTEBELLO_ID,
     VALUE,
     WEIGHT,
-    facile,
     facile_from_view,
 )
 from engine.scopone.match import Match
@@ -78,6 +77,16 @@ def _captures(table: tuple[int, ...]) -> dict[int, list[tuple[tuple[int, ...], i
                 continue
             found.setdefault(total, []).append((subset, sum(WEIGHT[c] for c in subset)))
     return found
+
+
+def facile(match: Match) -> Action:
+    """The ``facile`` play of the seat to play (see the module docstring)."""
+    seat = match.to_play
+    if seat is None:
+        raise ValueError("the match is over")
+    actions = match.legal_actions()
+    view = match.view(seat)
+    return facile_from_view(view, actions, match.options.last_play_scopa)
 
 
 # --- esperto: the determinized simulator ----------------------------------------------------------

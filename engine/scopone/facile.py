@@ -8,22 +8,18 @@ that single card. Among plays that all leave one it leaves the value with the fe
 cards. A capture of the settebello comes before that risk: an easy player still takes it. When
 nothing else matters it lays its lowest card.
 
-It decides from ``match.view(seat)`` and ``match.legal_actions()`` only, and is deterministic;
-``engine.ai.scopone`` builds ``esperto`` on it.
+It decides from a seat's view and the legal actions only, and is deterministic;
+``engine.ai.scopone`` offers it as a computer level and builds ``esperto`` on it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from engine.cards import Card, scopone_deck
 from engine.scopone.actions import Action
 from engine.scopone.deck import DENARI, MAX_CAPTURE, SETTEBELLO, capture_value
 from engine.scopone.view import View
-
-if TYPE_CHECKING:
-    from engine.scopone.match import Match
 
 DECK: tuple[Card, ...] = tuple(scopone_deck())
 INDEX: dict[Card, int] = {card: i for i, card in enumerate(DECK)}
@@ -102,16 +98,6 @@ def danger_possible(view: View, last_play_scopa: bool) -> bool:
         return False
     remaining = sum(view.hand_sizes) - 1  # after this play
     return last_play_scopa or remaining > 1
-
-
-def facile(match: Match) -> Action:
-    """The ``facile`` play of the seat to play (see the module docstring)."""
-    seat = match.to_play
-    if seat is None:
-        raise ValueError("the match is over")
-    actions = match.legal_actions()
-    view = match.view(seat)
-    return facile_from_view(view, actions, match.options.last_play_scopa)
 
 
 def facile_from_view(view: View, actions: Sequence[Action], last_play_scopa: bool) -> Action:

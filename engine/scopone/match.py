@@ -12,7 +12,7 @@ from engine.errors import IllegalAction
 from engine.scopone.actions import ABANDON, PLAY, STOP, TIMEOUT, Action, parse_action
 from engine.scopone.captures import Capture, table_captures
 from engine.scopone.deck import capture_value
-from engine.scopone.facile import facile
+from engine.scopone.facile import facile_from_view
 from engine.scopone.options import Options
 from engine.scopone.result import MatchResult, match_result
 from engine.scopone.scoring import HandScore, score_hand
@@ -205,7 +205,7 @@ class Match:
         is an abandonment."""
         if self.options.turn_seconds == 0:
             raise IllegalAction("no-timer", "this match has no turn timer")
-        move = facile(self)
+        move = facile_from_view(self.view(seat), self.legal_actions(), self.options.last_play_scopa)
         if seat not in self._state.abandoned:
             self._state.timeouts[seat] += 1
             forfeit = self.options.timeout_policy == "forfeit"
