@@ -1,15 +1,12 @@
 """Run a benchmark: ``python -m bench SUITE [options]``.
 
-``SUITE`` is one of engine, storage, bot, ai, ai-sweep, ai-probe, ai-learn, ai-feed.
+``SUITE`` is one of engine, storage, bot, ai, ai-sweep.
 
 ``ai`` runs the Scala 40 then the Scopone computer-player benches on the same options (each reads
 the options it knows and ignores the rest); ``ai-sweep`` is the legality sweep of both games'
 computer players (:mod:`bench.ai_sweep`), exiting nonzero when any chosen action was illegal.
-``ai-probe`` measures what a Scala 40 player could gain by never feeding the next one (a cheating
-oracle, :mod:`bench.ai_probe`); ``ai-learn`` fits the weights of Scala 40 ``esperto``'s discard
-score (:mod:`bench.ai_learn`); ``ai-feed`` fits its feed model, the chance that the next player
-takes a discard (:mod:`bench.ai_feed`).
-``--help`` prints every module's options of the suite in turn.
+``--help`` prints every module's options of the suite in turn. The benches run from the checkout
+(the package does not ship them); the AI trainers and probes are in ``research/``.
 """
 
 from __future__ import annotations
@@ -23,9 +20,6 @@ SUITES = {
     "bot": ["bench.bot"],
     "ai": ["bench.ai_scala40", "bench.ai_scopone"],
     "ai-sweep": ["bench.ai_sweep"],
-    "ai-probe": ["bench.ai_probe"],
-    "ai-learn": ["bench.ai_learn"],
-    "ai-feed": ["bench.ai_feed"],
 }
 
 

@@ -1,6 +1,6 @@
 """``python -m bench bot``: the real bot on the project's fake Bot API, under Telegram's limits.
 
-The fake (``tests/e2e/fake_telegram.py``) enforces Telegram's flood limits at real speed. Two
+The fake (``tests/support/fake_telegram/``) enforces Telegram's flood limits at real speed. Two
 measurements:
 
 - **load**: ``--matches`` two-player Scala 40 matches in as many groups, each player pressing at
@@ -29,8 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "scala40"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 
 from fake_telegram import ApiCall, CallbackRecord, FakeMessage, FakeTelegramServer
 from s40_helpers import position
@@ -154,7 +153,7 @@ class Load:
 
         def shown() -> bool:
             table = self.server.message(group, table_id)
-            return table is not None and f"scarta {card}" in table.text
+            return table is not None and f"scarta {card}" in (table.text or "")
 
         async def watch() -> None:
             try:

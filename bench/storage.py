@@ -113,9 +113,9 @@ def bench_commits(url: str, moves: list[Move]) -> None:
         version = store.start_match(record.id, first.to_json(), record.version)
         latencies: list[float] = []
         start = time.perf_counter()
-        for seat, action, state in moves:
+        for mover, action, state in moves:
             before = time.perf_counter()
-            version = store.commit_move(record.id, version, seat, action, state)
+            version = store.commit_move(record.id, version, mover, action, state)
             latencies.append(time.perf_counter() - before)
         elapsed = time.perf_counter() - start
         sizes = [len(state) for _, _, state in moves]

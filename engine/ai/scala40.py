@@ -1,4 +1,4 @@
-"""Scala 40 computer players (RULES.md S40): ``facile`` and ``esperto``, pure and seedable.
+"""Scala 40 computer players (docs/rules.md S40): ``facile`` and ``esperto``, pure and seedable.
 
 >>> from engine.scala40 import new_match
 >>> m = new_match(players=2, seed=7)
@@ -10,83 +10,39 @@ Both levels decide for ``match.to_play`` from what that seat may see: ``match.vi
 Randomness comes only from ``seed``; the same match, level, seed and budget give the same action.
 
 ``facile`` opens as soon as the opening solver reaches the threshold, lays and attaches all it
-can, takes the discard only to use it at once, and discards its least useful card: each card
-counts the potential melds it belongs to (cards of its rank in other suits, cards of its suit
-within a gap of one rank; a joker counts most), ties going to the card with most penalty points.
+can (``facile_play``), takes the discard only to use it at once (``useful_takes``), and discards
+its least useful card (``usefulness``: the potential melds a card belongs to; ties go to the card
+with most penalty points). It is deterministic.
 
-``esperto`` plays like ``facile`` (same draw/take and lays) but discards better, weighs holding
-its melds back for a chiusura in mano by a search over samples of the unseen cards, and
-adds what it can read from the public history (``view.history``): what each player discarded,
-took, or refused to take. Its discard is the one with the highest ``discard_score``: a linear
-score of what the seat may see of each card (``discard_features``: its potential melds in hand as
-``esperto_usefulness`` and ``usefulness`` count them, its penalty points before and after
-opening, the ``danger`` of feeding the next player, how many of the cards that would complete it
-for that player or for the seat are still unseen, what that player threw, refused or took near
-it, how far the hand has gone). The weights (``DISCARD_WEIGHTS``) were learned offline by
-``python -m bench ai-learn``: on real hands against ``facile``, every discard of a position was
-played out to the end of the hand and the points it brought regressed on the features, so the
-score estimates how many points a discard brings, with no model of the hidden cards. A card the
-open next player could attach to the table goes last. Ties keep the hand-made order (usefulness
-plus danger, then penalty points: the highest once open, the lowest before).
+``esperto`` plays like ``facile`` but for two things, both read from the seat's view and the
+public history (``view.history``: what each player discarded, took, or refused to take):
 
-Against ``facile`` on 2-player paired deals this discard wins 55-58% of the matches to 101
-where the hand-made order alone won 52-53% (README, Performance).
+- Its discard maximises ``discard_value``: ``discard_score``, a linear score of the card's
+  ``discard_features`` (its potential melds in hand, penalty points, the ``danger`` of feeding
+  the next player, unseen cards that would complete it, ...) estimating the points the discard
+  brings, less ``FEED_COST`` points times ``feed_chance``, a linear probability that the next
+  player takes the card (``feed_features``; one model before that player opens, one after). A
+  card the open next player could attach to the table goes last; ties keep the hand-made order
+  (``heuristic_key``).
+- When it could open, an opponent is open (a chiusura in mano doubles only open players' points,
+  S40-11.4) and after laying all it can it would hold 2 to ``CHIUSURA_LEFT`` cards, the chiusura
+  search (``holding_pays``) decides whether to hold its melds back this turn. It draws
+  ``budget // 2`` private worlds (``private_world``: every card the seat cannot see dealt afresh
+  from the unseen cards and the match seed replaced, so nothing of the true hidden state
+  survives) and plays each out twice to the end of the hand (``hand_value``: holding back, and
+  opening now; the seat then plays ``esperto_plain``, the others ``facile``; worth the others'
+  points minus its side's, ``MATCH_BONUS`` more or less when the hand decides the match).
+  Holding back wins when its mean is higher. ``budget`` counts play-outs (``DEFAULT_BUDGET``),
+  never seconds.
 
-That score is regressed on noisy play-outs, and it does not tell a card the next player can use
-from one it cannot: its choice fed the next player as often as an average card would (15% of
-discards before that player opens). So ``esperto`` also estimates, for each discard, the chance
-that the next player takes it (``feed_chance``): a linear probability of what the seat may see
-of the card (``feed_features``: its points, whether it is an ace or a joker, how many cards of its
-rank and of its run neighbours are unseen, ``danger``, whether it attaches to the table, whether
-the next player threw it, and threw or refused it in its last ``RECENT_TURNS`` turns), one model
-while that player has not opened and one once it has. The weights (``FEED_WEIGHTS``) were fitted
-by ``python -m bench ai-feed`` on what ``facile`` really took: every distinct discard of 70,000
-positions of real hands, labelled by the next player's draw, with no play-out. They rank a
-feeding discard above a safe one of the same position 66% of the time (``danger`` alone: 52%)
-before that player opens, and 63% after (57%). The discard maximises ``discard_value``: the
-score less ``FEED_COST`` points times that chance. Against ``facile`` this adds +2.5% ± 2.0 of
-the matches to 101 and +1.0 ± 0.6 points per hand (1,000 fresh paired deals, 2001-3000, against
-the same player without it); a cost of 32 points instead of 12 lost matches (it gives up too
-much of the hand's own progress).
+The weights of the two linear models are learned offline and shipped as data files,
+``engine/ai/weights/scala40_discard.json`` (``DISCARD_WEIGHTS``) and ``scala40_feed.json``
+(``FEED_WEIGHTS``), each with how it was made; ``engine.ai.learned`` loads them at import and
+checks that their features are exactly ``DISCARD_FEATURES`` and ``FEED_FEATURES``. The trainers
+that write them are in ``research/``, outside the package.
 
-Experiments before it (README, Performance) found own-hand play near its ceiling: a discard
-chosen by solitaire playouts that knew its own next draws closed 49.8% of hands, counting live outs,
-holding melds back, keeping jokers off the table or waiting for a chiusura in mano by a fixed
-rule changed nothing measurable. What loses hands is feeding the next player (most openings take the
-discard): ``python -m bench ai-probe``, an oracle that sees that hand, closes 60.5%. Estimating
-it from samples of the unseen cards (conditioned on refusals, the table, and what a player keeps)
-ranked the feeding discards with an AUC of 0.6 before the opponent opens and 0.78 after, and
-played no better than ``danger``; a sequential particle filter over that hand (its turns
-replayed since the deal, weighted by a soft model of its discards and refusals) did no better
-(AUC 0.60 / 0.63, 51.0% of hands against 53.6% on the same deals). A search that sees every
-hidden card (``ai-probe --player seer``) closes 94% of hands, but given the opponent's hand with
-only the stock order hidden the same search falls to 52%: its edge is the stock order.
-
-The chiusura search (``holding_pays``) is asked only when ``esperto`` could open (in the play
-phase, or by taking the discard in the draw phase), an opponent is open (a chiusura in mano
-doubles only open players' points, S40-11.4), and after laying all it can it would still hold 2
-to ``CHIUSURA_LEFT`` cards (with one, opening now is the chiusura). It searches
-over *determinizations*:
-
-1. A private world (``private_world``) is built from the seat's view only. Every physical card
-   the seat cannot see (the other hands, the stock, the discard pile under the cards known from
-   the history, the cards set aside) is drawn afresh, by ``random.Random(seed)``, from the cards
-   the seat has not seen, honouring each hand's size; the match seed in the private world is
-   replaced too, so no restock or cut in a simulation follows the real one. Nothing of the true
-   hidden state survives: two matches that look the same to the seat give the same decision.
-2. In each world both choices are played out to the end of the hand (``hand_value``, common
-   random numbers): holding back this turn (drawing from the stock rather than taking the
-   discard, then the best discard, no opening) and opening now, the seat then playing
-   ``esperto`` without the search (it opens at its next chance unless it can close in mano) and
-   every other seat ``facile``. A play-out is worth the others' points minus the seat's side's,
-   plus or minus ``MATCH_BONUS`` when the hand decides the match.
-3. Holding back is chosen when its mean is higher; the next turn asks again. ``budget`` counts
-   play-outs (two per world, ``DEFAULT_BUDGET`` 40), never seconds.
-
-Against ``facile`` the search adds +0.33 ± 0.15 points per hand and +1.4% ± 0.7 of matches to
-101 (1,000 paired deals, against the same player without it). Asked in the play phase only and
-up to 4 cards left it added +0.14 ± 0.11 points and +0.5% ± 0.5; up to 7 cards left, +0.5% ± 0.6
-more than at 5 (not significant) for twice the searches.
+How these were chosen, what they bring against ``facile`` and the experiments that did not help
+are in docs/ai.md; the figures and the commands that print them in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -96,6 +52,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from engine.ai import learned
 from engine.cards import FACE_INDEX, JOKER_FACE, scala40_deck
 from engine.scala40.actions import Action
 from engine.scala40.legal import attachable
@@ -124,57 +81,36 @@ TWIN_DISCOUNT = 0.5
 _PLAY_ORDER = {"open": 0, "meld": 1, "swap": 2, "attach": 3}
 
 DISCARD_FEATURES = (
-    "useful",
-    "facile_useful",
-    "same_rank",
-    "run_neighbours",
-    "gap_neighbours",
-    "twin",
-    "penalty",
-    "penalty_open",
-    "danger",
-    "set_feed",
-    "run_feed",
-    "outs",
-    "thrown_near",
-    "taken_near",
-    "open_feed",
-    "high_closed",
-    "penalty_late",
-    "useful_open",
-    "danger_open",
-    "joker",
-    "set_feed_late",
-    "run_feed_late",
+    "useful",  # esperto_usefulness of the card
+    "facile_useful",  # usefulness of the card (facile's count)
+    "same_rank",  # cards of its rank in other suits in hand
+    "run_neighbours",  # run neighbours in hand
+    "gap_neighbours",  # cards of its suit two ranks away in hand
+    "twin",  # 1 when the hand holds the card twice
+    "penalty",  # penalty points / 10
+    "penalty_open",  # penalty points / 10 once open
+    "danger",  # danger (feeding the next player)
+    "set_feed",  # pairs of other suits of its rank still unseen
+    "run_feed",  # runs of three through it whose two other cards are unseen
+    "outs",  # unseen cards that would make it a meld of three with one card in hand
+    "thrown_near",  # cards near it the next player threw or refused
+    "taken_near",  # cards near it the next player took
+    "open_feed",  # set_feed + run_feed when the next player is open
+    "high_closed",  # 1 for a card from 10 to ace before opening
+    "penalty_late",  # penalty points / 10 times how few cards the next player holds
+    "useful_open",  # useful once open
+    "danger_open",  # danger once open
+    "joker",  # 1 for a joker
+    "set_feed_late",  # set_feed times how far the stock is drawn
+    "run_feed_late",  # run_feed times how far the stock is drawn
 )
 """What ``discard_features`` measures of a discard, in order (see ``DISCARD_WEIGHTS``)."""
 
-DISCARD_WEIGHTS: dict[str, float] = {
-    "useful": -2.2748,  # esperto_usefulness of the card
-    "facile_useful": -0.8776,  # usefulness of the card (facile's count)
-    "same_rank": -0.7193,  # cards of its rank in other suits in hand
-    "run_neighbours": 0.2123,  # run neighbours in hand
-    "gap_neighbours": -0.3705,  # cards of its suit two ranks away in hand
-    "twin": 3.3772,  # 1 when the hand holds the card twice
-    "penalty": -5.2798,  # penalty points / 10
-    "penalty_open": 5.6792,  # penalty points / 10 once open
-    "danger": -1.4936,  # danger (feeding the next player)
-    "set_feed": 0.1156,  # pairs of other suits of its rank still unseen
-    "run_feed": -0.1944,  # runs of three through it whose two other cards are unseen
-    "outs": 0.4680,  # unseen cards that would make it a meld of three with one card in hand
-    "thrown_near": 0.0343,  # cards near it the next player threw or refused
-    "taken_near": -0.1594,  # cards near it the next player took
-    "open_feed": -0.1752,  # set_feed + run_feed when the next player is open
-    "high_closed": 1.0079,  # 1 for a card from 10 to ace before opening
-    "penalty_late": 2.7990,  # penalty points / 10 times how few cards the next player holds
-    "useful_open": 0.6698,  # useful once open
-    "danger_open": 1.5933,  # danger once open
-    "joker": -16.8855,  # 1 for a joker
-    "set_feed_late": -2.8292,  # set_feed times how far the stock is drawn
-    "run_feed_late": 1.0891,  # run_feed times how far the stock is drawn
-}
-"""Fitted by ``python -m bench ai-learn`` (ridge regression of the points a discard brought,
-against the other discards of the same position, on real hands against ``facile``)."""
+DISCARD_WEIGHTS: dict[str, float] = learned.load_linear("scala40_discard", DISCARD_FEATURES)
+"""The weight of each of ``DISCARD_FEATURES`` in ``discard_score``, from
+``weights/scala40_discard.json`` (a ridge regression of the points a discard brought, against the
+other discards of the same position, on real hands against ``facile``; the file says how it was
+made: ``python -m research.ai_learn``)."""
 
 
 def choose(match: Match, level: str = "facile", seed: int = 0, budget: int | None = None) -> Action:
@@ -192,7 +128,8 @@ def choose(match: Match, level: str = "facile", seed: int = 0, budget: int | Non
 # --- Card arithmetic on faces ---------------------------------------------------------------
 
 
-def _face(token: str) -> int:
+def token_face(token: str) -> int:
+    """The face (0-51, or ``JOKER_FACE``) of a card token: ``7H``, ``JK``, or ``JK=7H``."""
     return parse_spec(token)[0]
 
 
@@ -256,7 +193,7 @@ def _facile_from(match: Match, actions: list[Action]) -> Action:
     if phase == "draw":
         return _facile_draw(actions)
     if phase == "play":
-        play = _facile_play(match, actions)
+        play = facile_play(match, actions)
         if play is not None:
             return play
         return _facile_discard(match, actions)
@@ -274,8 +211,9 @@ def _take_score(action: Action) -> tuple[int, int, int]:
     return (1 if use.kind == "open" else 0, -jokers, len(use.cards))
 
 
-def _useful_takes(actions: Sequence[Action]) -> list[Action]:
-    """Takes that use the card at once; a joker from hand only when it opens."""
+def useful_takes(actions: Sequence[Action]) -> list[Action]:
+    """The takes among ``actions`` that use the card at once (``facile``'s only takes), best
+    first: an opening, then fewest jokers, then most cards; a joker from hand only to open."""
     out = []
     for action in actions:
         if action.kind != "take" or action.use is None:
@@ -287,7 +225,7 @@ def _useful_takes(actions: Sequence[Action]) -> list[Action]:
 
 
 def _facile_draw(actions: Sequence[Action]) -> Action:
-    takes = _useful_takes(actions)
+    takes = useful_takes(actions)
     return takes[0] if takes else Action("draw")
 
 
@@ -302,7 +240,11 @@ def _play_key(action: Action) -> tuple[int, int, int, str]:
     return (_PLAY_ORDER[action.kind], jokers, -len(action.cards), str(action))
 
 
-def _facile_play(match: Match, actions: Sequence[Action]) -> Action | None:
+def facile_play(match: Match, actions: Sequence[Action]) -> Action | None:
+    """``facile``'s lay among ``actions`` (the legal actions of the play phase): open, then
+    meld, swap a joker, attach, in that order (fewest jokers and most cards first); a lone joker
+    is not attached while the hand holds more than 3 cards. None when there is nothing to lay.
+    """
     seat = match.to_play
     assert seat is not None
     size = len(match.hands[seat])
@@ -310,7 +252,8 @@ def _facile_play(match: Match, actions: Sequence[Action]) -> Action | None:
     return min(plays, key=_play_key) if plays else None
 
 
-def _discard_options(actions: Sequence[Action]) -> list[Action]:
+def discard_options(actions: Sequence[Action]) -> list[Action]:
+    """The discards among ``actions``, in their order."""
     return [a for a in actions if a.kind == "discard"]
 
 
@@ -319,10 +262,10 @@ def _facile_discard(match: Match, actions: Sequence[Action]) -> Action:
     assert seat is not None
     hand = [FACE_INDEX[c] for c in match.hands[seat]]
     use = usefulness(hand)
-    discards = _discard_options(actions)
+    discards = discard_options(actions)
     return min(
         discards,
-        key=lambda a: (use.get(_face(a.card), 0.0), -_penalty(_face(a.card)), a.card),
+        key=lambda a: (use.get(token_face(a.card), 0.0), -_penalty(token_face(a.card)), a.card),
     )
 
 
@@ -348,7 +291,7 @@ class _History:
         top: int | None = None
         for seat, text in view.history:
             if text.startswith("discard"):
-                top = _face(text.split()[1])
+                top = token_face(text.split()[1])
                 self.discarded[seat].append(top)
                 discarded_at[seat].append((turns[seat], top))
                 turns[seat] += 1
@@ -445,11 +388,11 @@ def known_pile(view: View, jokers: bool) -> list[int | None]:
             if pile:
                 pile.pop()
         elif text.startswith("discard"):
-            pile.append(_face(text.split()[1]))
+            pile.append(token_face(text.split()[1]))
             if stock == 0 and len(pile) >= 3:
                 stock = len(pile) - 1
                 pile = pile[-1:]
-    top = None if view.discard_top is None else _face(view.discard_top)
+    top = None if view.discard_top is None else token_face(view.discard_top)
     if len(pile) != view.discard_size or stock != view.stock_size:
         pile = [None] * view.discard_size
     if pile:
@@ -474,12 +417,12 @@ def private_world(match: Match, seat: int, rng: random.Random) -> Match:
     ]
     pile_faces = known_pile(view, match.options.jokers)
     pile: list[int | None] = [None if f is None else ids.take(f) for f in pile_faces]
-    own = [ids.need(_face(t)) for t in view.hand]
+    own = [ids.need(token_face(t)) for t in view.hand]
     partner: int | None = None
     partner_cards: list[int] = []
     if view.partner_hand is not None:
         partner = (seat + 2) % 4
-        partner_cards = [ids.need(_face(t)) for t in view.partner_hand]
+        partner_cards = [ids.need(token_face(t)) for t in view.partner_hand]
     unseen = sorted(ids.free)
     rng.shuffle(unseen)
     hands: list[list[int]] = []
@@ -498,7 +441,7 @@ def private_world(match: Match, seat: int, rng: random.Random) -> Match:
     world.drawn = None
     world.taken = None
     if view.taken is not None:
-        taken_face = _face(view.taken)
+        taken_face = token_face(view.taken)
         world.taken = next(c for c in reversed(own) if FACE_INDEX[c] == taken_face)
     return world
 
@@ -553,7 +496,7 @@ def hand_value(match: Match, seat: int) -> float:
     seat and ``facile`` elsewhere, the others' average points minus its side's, plus
     ``MATCH_BONUS`` when the hand wins the match for it (minus when it loses it)."""
     hand_number = match.hand_number
-    finish_hand(match, seat, _esperto_plain)
+    finish_hand(match, seat, esperto_plain)
     value = _score(match, seat, hand_number)
     result = match.result
     if result is not None:
@@ -566,7 +509,7 @@ def _left_after_opening(world: Match, seat: int) -> int:
     phase) and laying all it can, as ``facile`` plays."""
     if world.phase == "draw":
         world.play(_facile_draw(world.legal_actions()))
-    while (play := _facile_play(world, world.legal_actions())) is not None:
+    while (play := facile_play(world, world.legal_actions())) is not None:
         world.play(play)
     return len(world.hands[seat])
 
@@ -631,7 +574,7 @@ def esperto(match: Match, seed: int = 0, budget: int | None = None) -> Action:
     seat = match.to_play
     if not actions or seat is None:
         raise ValueError("nobody is to play")
-    choice = _esperto_plain(match, actions)
+    choice = esperto_plain(match, actions)
     opens = choice.kind == "open" or (choice.use is not None and choice.use.kind == "open")
     if opens and _opponent_opened(match, seat):
         spent = DEFAULT_BUDGET if budget is None else budget
@@ -642,7 +585,7 @@ def esperto(match: Match, seed: int = 0, budget: int | None = None) -> Action:
     return choice
 
 
-def _esperto_plain(match: Match, actions: list[Action] | None = None) -> Action:
+def esperto_plain(match: Match, actions: list[Action] | None = None) -> Action:
     """``esperto`` without the chiusura search: it opens as soon as it can (the play-out policy).
 
     ``actions`` are the legal actions when the caller has them already.
@@ -653,7 +596,7 @@ def _esperto_plain(match: Match, actions: list[Action] | None = None) -> Action:
     assert seat is not None
     if match.phase != "play":
         return _facile_from(match, actions)
-    play = _facile_play(match, actions)
+    play = facile_play(match, actions)
     if play is not None:
         return play
     return _esperto_discard(match, match.view(seat), actions)
@@ -689,7 +632,7 @@ def esperto_usefulness(hand: Sequence[int]) -> dict[int, float]:
     return out
 
 
-def _heuristic_key(context: DiscardContext) -> Callable[[Action], tuple[float, int, str]]:
+def heuristic_key(context: DiscardContext) -> Callable[[Action], tuple[float, int, str]]:
     """The hand-made discard order: ``esperto_usefulness`` plus ``danger``, then penalty points.
 
     Ties go to the card with most penalty points once open (fewer points lost if the hand ends),
@@ -698,7 +641,7 @@ def _heuristic_key(context: DiscardContext) -> Callable[[Action], tuple[float, i
     sign = -1 if context.opened else 1
 
     def key(action: Action) -> tuple[float, int, str]:
-        face = _face(action.card)
+        face = token_face(action.card)
         value = context.useful.get(face, 0.0)
         if face != JOKER_FACE:
             risk = context.risk(face)[1]
@@ -710,13 +653,13 @@ def _heuristic_key(context: DiscardContext) -> Callable[[Action], tuple[float, i
 
 def _esperto_discard(match: Match, view: View, actions: Sequence[Action]) -> Action:
     """The discard with the highest learned score (``discard_score``); ties keep the hand-made
-    order of ``_heuristic_key``.
+    order of ``heuristic_key``.
 
     A card the next player, open, could attach to the table goes only when every card could: the
     score never saw one (an open player attaches such cards itself, one not open may not throw
     them, S40-8.3), and throwing it hands that player a free card.
     """
-    discards = _discard_options(actions)
+    discards = discard_options(actions)
     if len(discards) == 1:
         return discards[0]
     context = DiscardContext.of(match, view)
@@ -726,7 +669,7 @@ def _esperto_discard(match: Match, view: View, actions: Sequence[Action]) -> Act
         and view.opened[following]
         and view.sides[following] != view.sides[view.seat]
     ):
-        safe = [a for a in discards if not attachable(match.melds, _copies(_face(a.card))[0])]
+        safe = [a for a in discards if not attachable(match.melds, _copies(token_face(a.card))[0])]
         discards = safe or discards
     return best_scored_discard(match, view, discards, context)
 
@@ -737,8 +680,8 @@ def best_scored_discard(
     """The one of ``discards`` with the highest ``discard_value`` (ties: the hand-made order)."""
     if context is None:
         context = DiscardContext.of(match, view)
-    ordered = sorted(discards, key=_heuristic_key(context))
-    scores = [discard_value(context, _face(a.card)) for a in ordered]
+    ordered = sorted(discards, key=heuristic_key(context))
+    scores = [discard_value(context, token_face(a.card)) for a in ordered]
     best = max(range(len(ordered)), key=lambda i: (scores[i], -i))
     return ordered[best]
 
@@ -799,10 +742,10 @@ def unseen_faces(view: View, jokers: bool) -> Counter[int]:
     if jokers:
         counts[JOKER_FACE] = 4
     for token in view.hand:
-        counts[_face(token)] -= 1
+        counts[token_face(token)] -= 1
     for meld in view.melds:
         for token in meld.cards:
-            counts[_face(token)] -= 1
+            counts[token_face(token)] -= 1
     for face in known_pile(view, jokers):
         if face is not None:
             counts[face] -= 1
@@ -952,47 +895,15 @@ FEED_FEATURES = (
 )
 """What ``feed_features`` measures of a discard, in order (see ``FEED_WEIGHTS``)."""
 
-FEED_WEIGHTS: dict[str, dict[str, float]] = {
-    "closed": {
-        "bias": -0.1264,
-        "joker": 0.8384,
-        "penalty": 0.1584,
-        "ace": 0.0106,
-        "unseen_rank": 0.0171,
-        "unseen_minus2": 0.0136,
-        "unseen_minus1": 0.0152,
-        "unseen_plus1": 0.0154,
-        "unseen_plus2": 0.0075,
-        "set_feed": -0.0018,
-        "run_feed": 0.0026,
-        "danger": 0.0819,
-        "attachable": 0.2234,
-        "thrown": -0.0845,
-        "thrown_recent": -0.0377,
-        "refused_recent": -0.0647,
-    },
-    "open": {
-        "bias": -0.0511,
-        "joker": 0.0508,
-        "penalty": -0.0850,
-        "ace": 0.0567,
-        "unseen_rank": 0.0246,
-        "unseen_minus2": 0.0144,
-        "unseen_minus1": 0.0171,
-        "unseen_plus1": 0.0166,
-        "unseen_plus2": 0.0086,
-        "set_feed": -0.0021,
-        "run_feed": 0.0002,
-        "danger": -0.0095,
-        "attachable": 0.8515,
-        "thrown": -0.0602,
-        "thrown_recent": -0.0194,
-        "refused_recent": -0.0713,
-    },
-}
+FEED_REGIMES = ("closed", "open")
+"""The feed models: the next player not yet open, and open (``feed_regime``)."""
+
+FEED_WEIGHTS: dict[str, dict[str, float]] = learned.load_regimes(
+    "scala40_feed", FEED_REGIMES, FEED_FEATURES
+)
 """Linear probability that the next player takes a discard, one model while that player has not
-opened (``closed``) and one once it has (``open``); fitted by ``python -m bench ai-feed`` on
-what ``facile`` really took in real hands."""
+opened (``closed``) and one once it has (``open``), from ``weights/scala40_feed.json`` (fitted on
+what ``facile`` really took in real hands; the file says how: ``python -m research.ai_feed``)."""
 
 FEED_COST: dict[str, float] = {"closed": 12.0, "open": 12.0}
 """Points a discard's ``feed_chance`` costs in ``esperto``'s discard (chosen by paired matches)."""

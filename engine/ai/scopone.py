@@ -1,4 +1,4 @@
-"""Scopone computer players (RULES.md SC): ``facile`` and ``esperto``. Pure and seedable.
+"""Scopone computer players (docs/rules.md SC): ``facile`` and ``esperto``. Pure and seedable.
 
 Both decide from what their seat may see, ``match.view(seat)`` (own hand, table, the public
 history of the hand, counts and scores) and ``match.legal_actions()``; nothing else of the match

@@ -1,19 +1,15 @@
-"""``python -m bench ai-feed``: the labels it records and the regression it fits."""
+"""``python -m research.ai_feed``: the labels it records and the regression it fits."""
 
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
+from s40_helpers import position
 
-from bench.ai_feed import deal_positions, fed, fit, within_auc
 from engine.ai.scala40 import FEED_FEATURES
 from engine.scala40 import Action
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
-from s40_helpers import position
+from research.ai_feed import deal_positions, fed, fit, within_auc
 
 
 def test_a_discard_that_lets_the_next_player_open_is_a_feed() -> None:

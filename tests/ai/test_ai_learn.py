@@ -1,4 +1,4 @@
-"""``python -m bench ai-learn``: the positions it records and the regression it fits."""
+"""``python -m research.ai_learn``: the positions it records and the regression it fits."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from bench.ai_learn import deal_positions, evaluate, fit
 from engine.ai.scala40 import DISCARD_FEATURES
+from research.ai_learn import deal_positions, evaluate, fit
 
 
 def test_fit_recovers_known_weights() -> None:

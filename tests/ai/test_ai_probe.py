@@ -1,8 +1,8 @@
-"""The research probes of ``python -m bench ai-probe`` (cheating players, never in ``engine/``)."""
+"""The probes of ``python -m research.ai_probe`` (cheating players, never in ``engine/``)."""
 
 from __future__ import annotations
 
-from bench.ai_probe import play
+from research.ai_probe import play
 
 
 def test_seer_wins_a_hand_the_oracle_loses() -> None:

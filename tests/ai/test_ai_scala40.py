@@ -4,10 +4,9 @@ exact decisions on rigged positions."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
+from s40_helpers import check_cards, position
 
 from engine.ai import scala40 as ai_scala40
 from engine.ai.scala40 import (
@@ -32,9 +31,6 @@ from engine.ai.scala40 import (
 from engine.cards import FACE_INDEX, face_index, parse_cards
 from engine.scala40 import Match, Options, new_match
 from engine.scala40.melds import face_text
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
-from s40_helpers import check_cards, position
 
 
 def play_hand(match: Match, levels: list[str], budget: int, salt: int) -> int:

@@ -1,24 +1,20 @@
 """Scopone computer players (engine/ai/scopone.py): legality, determinism, hidden information,
-the simulator against the engine, and decisions on rigged positions (RULES.md SC-3, SC-4)."""
+the simulator against the engine, and decisions on rigged positions (docs/rules.md SC-3, SC-4)."""
 
 from __future__ import annotations
 
 import doctest
 import json
 import random
-import sys
-from pathlib import Path
 
 import pytest
+from scopone_helpers import build_position
 
 from engine.ai import LEVELS
 from engine.ai import scopone as ai_scopone
 from engine.ai.scopone import INDEX, _Sim, choose
 from engine.scopone import Match, Options, new_match
 from engine.scopone.deck import sort_cards, to_cards
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scopone"))
-from scopone_helpers import build_position
 
 SMALL = 40
 """An esperto budget small enough to play whole matches in the tests."""

@@ -8,6 +8,8 @@ the same sweep at any size.
 
 from __future__ import annotations
 
+import pytest
+
 from bench.ai_sweep import sweep_scala40, sweep_scopone
 
 SCALA40_HANDS = 2000
@@ -16,6 +18,7 @@ SCALA40_BUDGET = 4
 """Two private worlds per esperto chiusura search: hold-backs still happen, at a fifth the cost."""
 
 
+@pytest.mark.slow
 def test_scala40_computer_players_stay_legal_over_two_thousand_hands() -> None:
     sweep = sweep_scala40(SCALA40_HANDS, budget=SCALA40_BUDGET, seed=1)
     assert sweep.reports == []
@@ -25,6 +28,7 @@ def test_scala40_computer_players_stay_legal_over_two_thousand_hands() -> None:
     assert sweep.moves["facile"] > 10_000 and sweep.moves["esperto"] > 10_000
 
 
+@pytest.mark.slow
 def test_scopone_computer_players_stay_legal_over_five_hundred_hands() -> None:
     sweep = sweep_scopone(SCOPONE_HANDS, budget=20, seed=1)
     assert sweep.reports == []

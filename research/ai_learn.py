@@ -1,4 +1,4 @@
-"""``python -m bench ai-learn``: fit the weights of Scala 40 ``esperto``'s discard score.
+"""``python -m research.ai_learn``: fit the weights of Scala 40 ``esperto``'s discard score.
 
 Offline learning from outcomes. Hands of the behaviour player against ``facile`` (2 players, both
 seatings of each seeded deal) are played; at each of the behaviour player's discards with a
@@ -8,7 +8,9 @@ brought (the other seat's hand points minus its own). The hidden cards are the r
 hands, so no model of the opponent's hand or of the stock is needed; the score itself reads only
 what the seat may see (``discard_features``). A ridge regression of those points on the features,
 both taken relative to their mean over the position's discards, gives ``DISCARD_WEIGHTS``: the
-discard with the highest score is the one expected to bring the most points.
+discard with the highest score is the one expected to bring the most points. ``--write PATH``
+writes the weights fitted on every deal as a weights file (``engine.ai.learned``, with the
+command, options and commit); the shipped one is ``engine/ai/weights/scala40_discard.json``.
 
 ``--behaviour heuristic`` plays and plays out with the hand-made discard order that ``esperto``
 used before (the first fit); ``--behaviour esperto`` with the present ``esperto`` (a further
@@ -16,37 +18,54 @@ round of policy improvement). The printed figures are on held-out deals: the mea
 decision of the discard the fit would choose, of the behaviour's own choice, and of the best
 discard in hindsight (what a player that saw the hidden cards would get).
 
-    python -m bench ai-learn --behaviour heuristic --seed 100000 --deals 6000 --jobs 2
+    python -m research.ai_learn --behaviour heuristic --seed 100000 --deals 6000 --jobs 2 \
+        --write engine/ai/weights/scala40_discard.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import shlex
+import subprocess
+import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import TypeVar
+from pathlib import Path
+from typing import Any, TypeVar
 
+from engine.ai import learned
 from engine.ai import scala40 as ai
 from engine.scala40 import Action, Match, Options, new_match
 
 T = TypeVar("T")
+MODEL = (
+    "Scala 40 esperto's discard score (discard_score): the points a discard brings, linear in "
+    "discard_features"
+)
+"""The ``model`` line of the weights file."""
+METHOD = (
+    "ridge regression of the points each distinct discard brought (the rest of the hand played "
+    "out on the true cards) on its features, both relative to their mean in the position"
+)
+"""The ``method`` line of the weights file's provenance."""
 Position = list[tuple[tuple[float, ...], float, bool]]
 """One decision: per distinct discard its features, the points it brought, and whether the
 behaviour player chose it."""
 
 
 def heuristic(match: Match, seed: int = 0) -> Action:
-    """``esperto`` with the hand-made discard order (``_heuristic_key``) instead of the score, and
+    """``esperto`` with the hand-made discard order (``heuristic_key``) instead of the score, and
     without the chiusura search (as it was when the weights were first fitted)."""
-    choice = ai._esperto_plain(match)
+    choice = ai.esperto_plain(match)
     if choice.kind != "discard":
         return choice
     seat = match.to_play
     assert seat is not None
-    discards = ai._discard_options(match.legal_actions())
+    discards = ai.discard_options(match.legal_actions())
     context = ai.DiscardContext.of(match, match.view(seat))
-    return min(discards, key=ai._heuristic_key(context))
+    return min(discards, key=ai.heuristic_key(context))
 
 
 BEHAVIOURS: dict[str, Callable[[Match, int], Action]] = {
@@ -92,7 +111,7 @@ def _position(
         points = play_out(trial, seat, policy)
         if points is None:
             return None
-        features = ai.discard_features(context, ai._face(action.card))
+        features = ai.discard_features(context, ai.token_face(action.card))
         rows.append((features, points, action.card == choice.card))
     return rows
 
@@ -134,7 +153,7 @@ def deal_positions(task: tuple[int, str]) -> list[Position]:
 def parse_args(
     prog: str, argv: list[str], *, behaviour: str, deals: int, seed: int, ridge: float
 ) -> argparse.Namespace:
-    """The options of a fitting bench (``ai-learn``, ``ai-feed``), with its defaults."""
+    """The options of a trainer (``ai_learn``, ``ai_feed``), with its defaults."""
     parser = argparse.ArgumentParser(prog=prog, allow_abbrev=False)
     parser.add_argument("--behaviour", choices=sorted(BEHAVIOURS), default=behaviour)
     parser.add_argument("--deals", type=int, default=deals, help="seeded deals (both seatings)")
@@ -142,7 +161,51 @@ def parse_args(
     parser.add_argument("--ridge", type=float, default=ridge, help="ridge penalty")
     parser.add_argument("--holdout", type=float, default=0.2, help="share of deals held out")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument(
+        "--write", metavar="PATH", help="write the weights fitted on every deal to this file"
+    )
     return parser.parse_args(argv)
+
+
+def current_commit() -> str | None:
+    """The checkout's HEAD commit, with ``+dirty`` when files differ from it; None without git."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True
+        )
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "diff", "--quiet", "HEAD", "--"], capture_output=True
+        )
+    except OSError:
+        return None
+    if head.returncode != 0:
+        return None
+    return head.stdout.strip() + ("+dirty" if dirty.returncode == 1 else "")
+
+
+def provenance(
+    module: str, argv: Sequence[str], args: argparse.Namespace, method: str, positions: int
+) -> dict[str, Any]:
+    """How a trainer's weights were made: its command, method, options, data and commit."""
+    return {
+        "command": shlex.join(["python", "-m", module, *argv]),
+        "method": method,
+        "behaviour": args.behaviour,
+        "seed": args.seed,
+        "deals": args.deals,
+        "ridge": args.ridge,
+        "holdout": args.holdout,
+        "positions": positions,
+        "fitted on": "every deal (the held-out ones included)",
+        "commit": current_commit(),
+    }
+
+
+def write_weights(path: str | Path, content: Mapping[str, Any]) -> None:
+    """Write a weights document (``engine.ai.learned.document``) as indented JSON."""
+    text = json.dumps(content, indent=2, ensure_ascii=False) + "\n"
+    Path(path).write_text(text, encoding="utf-8")
 
 
 def collect(
@@ -159,8 +222,9 @@ def collect(
     return train, held
 
 
-def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """Gaussian elimination with partial pivoting (the system is small and well conditioned)."""
+def solve_linear(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """The solution of ``matrix x = vector``: Gaussian elimination with partial pivoting (the
+    system is small and well conditioned)."""
     n = len(vector)
     rows = [[*matrix[i], vector[i]] for i in range(n)]
     for col in range(n):
@@ -199,7 +263,7 @@ def fit(positions: Sequence[Position], ridge: float) -> list[float]:
             accumulate(gram, moment, x, y)
     for i in range(size):
         gram[i][i] += ridge
-    return _solve(gram, moment)
+    return solve_linear(gram, moment)
 
 
 def evaluate(positions: Sequence[Position], weights: Sequence[float]) -> tuple[float, float, float]:
@@ -216,9 +280,15 @@ def evaluate(positions: Sequence[Position], weights: Sequence[float]) -> tuple[f
 
 
 def main(argv: list[str]) -> int:
-    """Generate positions, fit, print the held-out figures and the weights; returns 0."""
+    """Generate positions, fit, print the held-out figures and the weights (and write them with
+    ``--write``); returns 0."""
     args = parse_args(
-        "python -m bench ai-learn", argv, behaviour="esperto", deals=1000, seed=100000, ridge=10.0
+        "python -m research.ai_learn",
+        argv,
+        behaviour="esperto",
+        deals=1000,
+        seed=100000,
+        ridge=10.0,
     )
     start = time.perf_counter()
     train, held = collect(deal_positions, args)
@@ -232,8 +302,22 @@ def main(argv: list[str]) -> int:
         f"held out, points per decision: fitted {fitted:+.2f}, behaviour {chosen:+.2f}, "
         f"best in hindsight {best:+.2f}"
     )
+    every = dict(zip(ai.DISCARD_FEATURES, fit(train + held, args.ridge), strict=True))
     print("DISCARD_WEIGHTS (fitted on every deal):")
-    for name, weight in zip(ai.DISCARD_FEATURES, fit(train + held, args.ridge), strict=True):
+    for name, weight in every.items():
         print(f'    "{name}": {weight:.4f},')
+    if args.write:
+        content = learned.document(
+            MODEL,
+            ai.DISCARD_FEATURES,
+            {name: round(weight, 4) for name, weight in every.items()},
+            provenance("research.ai_learn", argv, args, METHOD, len(train) + len(held)),
+        )
+        write_weights(args.write, content)
+        print(f"weights written to {args.write}")
     print(f"ai-learn total {time.perf_counter() - start:.0f} s")
     return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

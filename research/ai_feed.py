@@ -1,4 +1,4 @@
-"""``python -m bench ai-feed``: fit Scala 40 ``esperto``'s feed model (``FEED_WEIGHTS``).
+"""``python -m research.ai_feed``: fit Scala 40 ``esperto``'s feed model (``FEED_WEIGHTS``).
 
 Supervised learning from what really happened. Hands of the behaviour player against ``facile``
 (2 players, both seatings of each seeded deal) are played; at each of the behaviour player's
@@ -11,19 +11,33 @@ next player not yet open, ``closed``, or open), gives a linear probability of fe
 The printed figures are on held-out deals, for each regime: how often a candidate discard feeds,
 how often the behaviour's own choice did, and the within-position AUC (the chance that, of a
 feeding and a safe discard of the same position, the model rates the feeding one higher) of the
-fitted model and of ``danger`` alone.
+fitted model and of ``danger`` alone. ``--write PATH`` writes the weights fitted on every deal as
+a weights file (``engine.ai.learned``, with the command, options and commit); the shipped one is
+``engine/ai/weights/scala40_feed.json``.
 
-    python -m bench ai-feed --behaviour heuristic --seed 200000 --deals 4000 --jobs 2
+    python -m research.ai_feed --behaviour heuristic --seed 200000 --deals 4000 --jobs 2 \
+        --write engine/ai/weights/scala40_feed.json
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Sequence
 
-from bench.ai_learn import _solve, accumulate, collect, distinct_discards, parse_args, walk_discards
+from engine.ai import learned
 from engine.ai import scala40 as ai
 from engine.scala40 import Action, Match
+from research.ai_learn import (
+    accumulate,
+    collect,
+    distinct_discards,
+    parse_args,
+    provenance,
+    solve_linear,
+    walk_discards,
+    write_weights,
+)
 
 Candidate = tuple[tuple[float, ...], int, bool]
 """One distinct discard: its feed features, 1 when the next player took it, whether chosen."""
@@ -31,6 +45,17 @@ Position = tuple[str, list[Candidate]]
 """One decision: the feed regime and its candidates."""
 
 DANGER = ai.FEED_FEATURES.index("danger")
+MODEL = (
+    "Scala 40 esperto's feed model (feed_chance): a linear probability that the next player takes "
+    "a discard, linear in feed_features; one model while that player has not opened (closed), "
+    "one once it has (open)"
+)
+"""The ``model`` line of the weights file."""
+METHOD = (
+    "ridge regression (bias unpenalized) of whether facile, next to play, took each distinct "
+    "discard, on its features, per regime"
+)
+"""The ``method`` line of the weights file's provenance."""
 
 
 def fed(match: Match, action: Action) -> int | None:
@@ -55,7 +80,7 @@ def _position(match: Match, seat: int, choice: Action) -> Position | None:
         label = fed(match, action)
         if label is None:
             return None
-        features = ai.feed_features(context, ai._face(action.card))
+        features = ai.feed_features(context, ai.token_face(action.card))
         candidates.append((features, label, action.card == choice.card))
     return regime, candidates
 
@@ -78,7 +103,7 @@ def fit(positions: Sequence[Position], regime: str, ridge: float) -> list[float]
             accumulate(gram, moment, features, label)
     for i in range(1, size):
         gram[i][i] += ridge
-    return _solve(gram, moment)
+    return solve_linear(gram, moment)
 
 
 def within_auc(scored: Sequence[list[tuple[float, int]]]) -> float:
@@ -125,23 +150,49 @@ def report(positions: Sequence[Position], regime: str, weights: Sequence[float])
 
 
 def main(argv: list[str]) -> int:
-    """Generate positions, fit, print the held-out figures and the weights; returns 0."""
+    """Generate positions, fit, print the held-out figures and the weights (and write them with
+    ``--write``); returns 0."""
     args = parse_args(
-        "python -m bench ai-feed", argv, behaviour="heuristic", deals=4000, seed=200000, ridge=1.0
+        "python -m research.ai_feed",
+        argv,
+        behaviour="heuristic",
+        deals=4000,
+        seed=200000,
+        ridge=1.0,
     )
     start = time.perf_counter()
     train, held = collect(deal_positions, args)
     print(
         f"ai-feed, behaviour {args.behaviour}: {len(train)} positions fitted, {len(held)} held out"
     )
-    for regime in ("closed", "open"):
+    for regime in ai.FEED_REGIMES:
         print("held out, " + report(held, regime, fit(train, regime, args.ridge)))
+    every = {
+        regime: dict(zip(ai.FEED_FEATURES, fit(train + held, regime, args.ridge), strict=True))
+        for regime in ai.FEED_REGIMES
+    }
     print("FEED_WEIGHTS (fitted on every deal):")
-    for regime in ("closed", "open"):
-        weights = fit(train + held, regime, args.ridge)
+    for regime, weights in every.items():
         print(f'    "{regime}": {{')
-        for name, weight in zip(ai.FEED_FEATURES, weights, strict=True):
+        for name, weight in weights.items():
             print(f'        "{name}": {weight:.4f},')
         print("    },")
+    if args.write:
+        rounded = {
+            regime: {name: round(weight, 4) for name, weight in weights.items()}
+            for regime, weights in every.items()
+        }
+        content = learned.document(
+            MODEL,
+            ai.FEED_FEATURES,
+            rounded,
+            provenance("research.ai_feed", argv, args, METHOD, len(train) + len(held)),
+        )
+        write_weights(args.write, content)
+        print(f"weights written to {args.write}")
     print(f"ai-feed total {time.perf_counter() - start:.0f} s")
     return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,31 +1,32 @@
-"""``python -m bench ai-probe``: how much a Scala 40 player could gain by not feeding the next one.
+"""``python -m research.ai_probe``: how much a Scala 40 player could gain by not feeding the next.
 
 A research probe, not a player: the *oracle* plays exactly like ``esperto`` (without its chiusura
 search) but, among its discards, first avoids every card after which the next player's legal
 actions hold a take that ``facile`` would use (to open, meld or attach). To know that it looks at
-the true match, so it cheats; it lives here, never in ``engine/``. Against ``facile`` on paired
-deals (seats swapped) it bounds what better reading of the opponent could bring to a fair
-``esperto``.
+the true match, so it cheats; it lives in ``research/``, never in ``engine/``. Against ``facile``
+on paired deals (seats swapped) it bounds what better reading of the opponent could bring to a
+fair ``esperto``.
 
 ``--player seer`` probes the other extreme: the *seer* sees every hidden card (the other hand and
 the stock) and chooses each discard by playing the rest of the hand out exactly, ``facile`` for
 both seats (``facile`` is deterministic, so the playout is what would happen if both then played
 ``facile``); it measures how much of the game is information rather than play.
 
-    python -m bench ai-probe --deals 300 --matches 150
-    python -m bench ai-probe --player seer --deals 300 --matches 150
+    python -m research.ai_probe --deals 300 --matches 150
+    python -m research.ai_probe --player seer --deals 300 --matches 150
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Sequence
 
-from bench.ai_learn import distinct_discards, play_out
 from bench.ai_scala40 import mean_ci
 from engine.ai import scala40 as ai
 from engine.scala40 import Action, Match, Options, new_match
+from research.ai_learn import distinct_discards, play_out
 
 MAX_ACTIONS = 20000
 
@@ -37,7 +38,7 @@ def feeds_next(match: Match, discard: Action) -> bool:
     sim.play(discard)
     if sim.is_over or sim.hand_number != hand_number or sim.phase != "draw":
         return False
-    return bool(ai._useful_takes(sim.legal_actions()))
+    return bool(ai.useful_takes(sim.legal_actions()))
 
 
 def oracle(match: Match, seed: int = 0) -> Action:
@@ -45,12 +46,12 @@ def oracle(match: Match, seed: int = 0) -> Action:
     actions = match.legal_actions()
     seat = match.to_play
     assert seat is not None
-    if match.phase != "play" or ai._facile_play(match, actions) is not None:
-        return ai._esperto_plain(match)
-    discards = ai._discard_options(actions)
+    if match.phase != "play" or ai.facile_play(match, actions) is not None:
+        return ai.esperto_plain(match)
+    discards = ai.discard_options(actions)
     safe = [a for a in discards if not feeds_next(match, a)]
     if len(safe) in (0, len(discards)):
-        return ai._esperto_plain(match)
+        return ai.esperto_plain(match)
     return ai.best_scored_discard(match, match.view(seat), safe)
 
 
@@ -59,7 +60,7 @@ def seer(match: Match, seed: int = 0) -> Action:
     of the hand (true hidden cards) ends best for its seat; ties keep ``esperto``'s choice."""
     seat = match.to_play
     assert seat is not None
-    first = ai._esperto_plain(match)
+    first = ai.esperto_plain(match)
     if match.phase != "play" or first.kind != "discard":
         return first
     state = match.to_json()
@@ -117,7 +118,7 @@ def _paired(seed: int, whole: bool, probe: str) -> list[tuple[float, float]]:
 
 def main(argv: list[str]) -> int:
     """Run the probe and print its figures; returns 0."""
-    parser = argparse.ArgumentParser(prog="python -m bench ai-probe", allow_abbrev=False)
+    parser = argparse.ArgumentParser(prog="python -m research.ai_probe", allow_abbrev=False)
     parser.add_argument("--deals", type=int, default=300, help="paired one-hand deals")
     parser.add_argument("--matches", type=int, default=150, help="paired matches to 101")
     parser.add_argument("--seed", type=int, default=1000, help="first deal seed")
@@ -145,3 +146,7 @@ def main(argv: list[str]) -> int:
         )
     print(f"probe total {time.perf_counter() - start:.0f} s")
     return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

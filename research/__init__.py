@@ -1,0 +1,5 @@
+"""AI research: trainers and probes for Scala 40 ``esperto``; not part of the package.
+
+Run from the repository root (``python -m research.ai_learn ...``, see ``research/README.md``).
+They use only public names of ``engine.ai.scala40``.
+"""
