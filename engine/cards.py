@@ -1,6 +1,7 @@
-"""Cards, decks, the RULES.md card notation and seeded shuffles.
+"""Cards, decks, the docs/rules.md card notation and seeded shuffles.
 
-Notation (RULES.md "Card notation"): rank then suit, ``AH``, ``10S``, ``QD``; ``JK`` is a joker.
+Notation (docs/rules.md "Card notation"): rank then suit, ``AH``, ``10S``, ``QD``; ``JK`` is
+a joker.
 Parsing is case-insensitive, accepts ``T`` for ``10`` and the suit symbols ``♠♥♦♣``.
 
 Scala 40 tracks physical cards: two 54-card decks, so every card exists twice and there are four
@@ -61,7 +62,7 @@ JOKER = Card(JOKER_RANK, "")
 
 
 def parse_card(token: str) -> Card:
-    """Parse one card in RULES.md notation (``AH``, ``10s``, ``TH``, ``q♦``, ``JK``).
+    """Parse one card in docs/rules.md notation (``AH``, ``10s``, ``TH``, ``q♦``, ``JK``).
 
     Raises ``ValueError`` naming the token when it is not a card.
     """
@@ -119,7 +120,7 @@ def is_joker_id(card_id: int) -> bool:
 
 
 def scala40_deck(jokers: bool = True) -> list[int]:
-    """The 108 physical card ids (104 without jokers, RULES.md S40-1.3), in id order."""
+    """The 108 physical card ids (104 without jokers, docs/rules.md S40-1.3), in id order."""
     return [i for i in range(108) if jokers or not is_joker_id(i)]
 
 
@@ -130,7 +131,7 @@ SCOPONE_RANKS = (1, 2, 3, 4, 5, 6, 7, 11, 12, 13)
 
 
 def scopone_deck() -> list[Card]:
-    """The 40 Scopone cards (RULES.md SC-1.2), suit by suit."""
+    """The 40 Scopone cards (docs/rules.md SC-1.2), suit by suit."""
     return [Card(rank, suit) for suit in SUITS for rank in SCOPONE_RANKS]
 
 
@@ -140,7 +141,8 @@ T = TypeVar("T")
 
 
 def secure_seed() -> int:
-    """A fresh 128-bit match seed from the operating system's secure source (RULES.md S40-2.2)."""
+    """A fresh 128-bit match seed from the operating system's secure source (docs/rules.md
+    S40-2.2)."""
     return secrets.randbits(128)
 
 
@@ -148,7 +150,7 @@ class SeededStream:
     """Deterministic random integers from SHA-256 in counter mode over ``seed`` and ``label``.
 
     Each (seed, label) pair is an independent stream, so every shuffle of a match can be derived
-    from the match seed alone (RULES.md S40-2.2) and nobody can predict it from cards they saw.
+    from the match seed alone (docs/rules.md S40-2.2) and nobody can predict it from cards they saw.
     """
 
     def __init__(self, seed: int, label: str) -> None:

@@ -24,7 +24,7 @@ class EngineError(Exception):
 
 
 class InvalidMeld(EngineError):
-    """The cards do not form a valid meld (RULES.md S40-4)."""
+    """The cards do not form a valid meld (docs/rules.md S40-4)."""
 
 
 class IllegalAction(EngineError):

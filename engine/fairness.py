@@ -1,6 +1,6 @@
 """Provably fair deals: a public commitment to a match's secret seed, and the check of it.
 
-Every shuffle of a match is derived from its secret seed (RULES.md S40-2.2, SC-2) by SHA-256 in
+Every shuffle of a match is derived from its secret seed (docs/rules.md S40-2.2, SC-2) by SHA-256 in
 counter mode (:class:`engine.cards.SeededStream`), and the game moves the cards only as the
 logged moves say. So:
 

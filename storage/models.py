@@ -6,7 +6,8 @@
   message and turn notification, and the hand-UI state of an unfinished turn.
 - ``moves``: the append-only log of every accepted action, one row per match version.
 - ``users``, ``chats``: per-user language, per-group language and default options.
-- ``results``: per-player results of finished matches, for leaderboards (RULES.md S40-13, SC-6).
+- ``results``: per-player results of finished matches, for leaderboards
+  (docs/rules.md S40-13, SC-6).
 - ``confirmations``: the yes/no questions the bot asked (``/stop``, ``/abandon``, ...), each
   answerable once.
 
@@ -136,7 +137,7 @@ class MatchTable(SQLModel, table=True):
     game: str = _text(length=16)
     options: str = _text()
     seed: str = _text(length=40)
-    """The match seed as decimal text: engine seeds are 128-bit (RULES.md S40-2.2)."""
+    """The match seed as decimal text: engine seeds are 128-bit (docs/rules.md S40-2.2)."""
     status: str = _text(length=16)
     creator_id: int | None = _id()
     version: int = _int()

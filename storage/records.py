@@ -18,7 +18,7 @@ PLAYING: Final = "playing"
 FINISHED: Final = "finished"
 """Over, with a result."""
 STOPPED: Final = "stopped"
-"""Cancelled in the lobby or stopped by ``/stop``; counts for nobody (RULES.md S40-13.3)."""
+"""Cancelled in the lobby or stopped by ``/stop``; counts for nobody (docs/rules.md S40-13.3)."""
 STATUSES: Final = (LOBBY, PLAYING, FINISHED, STOPPED)
 ACTIVE: Final = (LOBBY, PLAYING)
 """The statuses of an unfinished match: at most one per chat, all resumed at start-up."""
@@ -27,7 +27,7 @@ ANONYMOUS: Final = "anonymous"
 """The name a seat takes when its player erases their data (:meth:`Store.delete_user_data`)."""
 
 DEFAULT_SORT: Final = "suit"
-"""The hand order a new seat starts with (RULES.md S40-15: by suit or by value)."""
+"""The hand order a new seat starts with (docs/rules.md S40-15: by suit or by value)."""
 
 
 class Keep(Enum):
@@ -46,7 +46,7 @@ class SeatUI:
     ``selected``: the cards picked so far; ``staged``: melds built but not yet laid, each a list
     of cards; ``order``: the player's own card order (None: use ``sort``); ``sort``: ``suit``,
     ``value`` or another name the bot uses; ``version`` grows at every change and guards
-    concurrent presses (:meth:`Store.update_seat_ui`). Cards are in RULES.md notation.
+    concurrent presses (:meth:`Store.update_seat_ui`). Cards are in docs/rules.md notation.
     """
 
     selected: tuple[str, ...] = ()
@@ -129,11 +129,6 @@ class MatchRecord:
         """The number of seats."""
         return len(self.seats)
 
-    @property
-    def is_active(self) -> bool:
-        """Whether the match is unfinished (in the lobby or playing)."""
-        return self.status in ACTIVE
-
     def seat_of(self, user_id: int) -> int | None:
         """The seat of a user, or None if the user does not sit at this match."""
         for seat in self.seats:
@@ -179,9 +174,9 @@ class ChatSettings:
 class PlayerResult(NamedTuple):
     """One seat's result at the end of a match, as given to :meth:`Store.record_results`.
 
-    ``mp`` and ``vp`` are the match points and victory points of RULES.md S40-13 / SC-6; ``won``
-    whether the seat is among the winners; ``hands_won`` the hands its side closed (Scala 40) or
-    won (Scopone). A plain tuple in this order works too.
+    ``mp`` and ``vp`` are the match points and victory points of docs/rules.md S40-13 / SC-6;
+    ``won`` whether the seat is among the winners; ``hands_won`` the hands its side closed
+    (Scala 40) or won (Scopone). A plain tuple in this order works too.
     """
 
     seat: int
@@ -198,7 +193,7 @@ class PlayerResult(NamedTuple):
 class LeaderboardEntry:
     """A line of a group's leaderboard for one game.
 
-    People and computer players are ranked apart (RULES.md S40-13.3): ``rank`` counts within
+    People and computer players are ranked apart (docs/rules.md S40-13.3): ``rank`` counts within
     the entry's kind (``computer``). Entries with equal MP and VP share a rank (1, 1, 3).
     """
 

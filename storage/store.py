@@ -943,11 +943,6 @@ class Store:
 
     # --- Hand UI state ---------------------------------------------------------------------------
 
-    def get_seat_ui(self, match_id: int, seat: int) -> SeatUI:
-        """The seat's hand keyboard state (selected cards, staged melds, order, version)."""
-        with self._core() as db:
-            return self._ui_of(db, match_id, seat)
-
     def update_seat_ui(
         self,
         match_id: int,
@@ -967,7 +962,8 @@ class Store:
         declaring a joker, a capture choice) and what that step is about.
 
         Raises :class:`StaleVersion` (``seat`` set; nothing written) if the state changed since
-        ``expected_version`` was read: a second press on an old keyboard.
+        ``expected_version`` was read: a second press on an old keyboard. The state as stored is
+        ``get_match(match_id).seats[seat].ui``.
         """
         values: dict[str, Any] = {"ui_version": expected_version + 1}
         if not isinstance(selected, Keep):
@@ -1106,13 +1102,6 @@ class Store:
         user = self.get_user(user_id)
         return user is not None and user.private_chat
 
-    def user_language(self, user_id: int) -> str | None:
-        """The user's language: the one chosen, else Telegram's language code, else None."""
-        user = self.get_user(user_id)
-        if user is None:
-            return None
-        return user.language or user.language_code
-
     def chat_settings(self, chat_id: int) -> ChatSettings:
         """A group's language and default options per game (empty settings if none were set)."""
         with self._session() as s:
@@ -1205,7 +1194,7 @@ class Store:
     def record_results(self, match_id: int, rows: Iterable[PlayerResult]) -> bool:
         """Store each seat's result of a finished match, once: False if already stored.
 
-        Only a finished match has results (a stopped one counts for nobody, RULES.md S40-13.3):
+        Only a finished match has results (a stopped one counts for nobody, docs/rules.md S40-13.3):
         :class:`WrongStatus` otherwise. ``commit_move(..., status=FINISHED, results=rows)``
         stores them with the last move.
         """
@@ -1260,7 +1249,7 @@ class Store:
 
     def leaderboard(self, chat_id: int, game: str) -> list[LeaderboardEntry]:
         """The group's ranking for a game: people first, then computer players, each ranked by
-        total MP, then VP (RULES.md S40-13.3). Entries carry matches played and won."""
+        total MP, then VP (docs/rules.md S40-13.3). Entries carry matches played and won."""
         r = ResultTable
         computer_name = case((col(r.user_id).is_(None), col(r.name)), else_="")
         won = func.sum(case((col(r.won), 1), else_=0))

@@ -1,4 +1,4 @@
-"""Scala 40 (RULES.md S40): the public API.
+"""Scala 40 (docs/rules.md S40): the public API.
 
 >>> from engine import scala40
 >>> scala40.meld_value("10H JH QH")

@@ -4,7 +4,7 @@ Turn actions: ``draw``; ``discard 5C``; ``open 9H 9S 9D | 10C JC QC``; ``meld 7H
 ``attach 3 10H JH``; ``take open …`` / ``take meld …`` / ``take attach 3 …`` (plain ``take``
 only with ``free_discard_take``); ``swap 3 7H meld JK 8S 9S`` / ``swap 3 7H attach 5 JK``.
 Outside the turn: ``abandon``, ``timeout``, ``cut top|middle|bottom``, ``rientro yes|no``,
-``clock``, ``stop``. Cards use RULES.md notation; a joker is ``JK`` or ``JK=7H``.
+``clock``, ``stop``. Cards use docs/rules.md notation; a joker is ``JK`` or ``JK=7H``.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def _cards(words: list[str], text: str) -> tuple[str, ...]:
 
 
 def _number(word: str, text: str) -> int:
-    if not word.isdigit() or int(word) < 1:
+    if not (word.isascii() and word.isdigit()) or int(word) < 1:
         raise _bad(text, "a meld number expected")
     return int(word)
 

@@ -1,4 +1,4 @@
-"""The Scala 40 match: the state machine of hands and turns (RULES.md S40-2 to S40-14).
+"""The Scala 40 match: the state machine of hands and turns (docs/rules.md S40-2 to S40-14).
 
 :class:`Match` is the whole contract: ``to_play``, ``legal_actions()``, ``play()``, ``view()``,
 ``result``, ``to_json()`` / ``from_json()``. Every change of state is an action played through
@@ -22,6 +22,7 @@ from engine.cards import (
     seeded_shuffle,
 )
 from engine.errors import IllegalAction, InvalidMeld, SnapshotError
+from engine.outcome import Outcome
 from engine.scala40 import legal
 from engine.scala40.actions import TURN_KINDS, Action, parse_action
 from engine.scala40.melds import (
@@ -170,6 +171,22 @@ class Match:
     def is_over(self) -> bool:
         """Whether the match has ended (``to_play`` is then None)."""
         return self.phase == "over"
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the match ended, in the shape every game shares (None while it goes on)."""
+        result = self.result
+        if result is None:
+            return None
+        won = tuple(self.hands_won[self.side_of(seat)] for seat in range(self.players))
+        return Outcome(
+            tuple(result.winners), tuple(result.mp), tuple(result.vp), result.stopped, won
+        )
+
+    @property
+    def computer_seats(self) -> tuple[int, ...]:
+        """Seats the engine plays for a player who left (none in Scala 40: they are out)."""
+        return ()
 
     def first_round(self, seat: int) -> bool:
         """Whether ``seat`` is in its first turn of the hand: it may not close (S40-9.3)."""
@@ -1086,7 +1103,7 @@ def _meld_state(meld: Meld) -> dict[str, Any]:
 def new_match(players: int = 2, seed: int | None = None, options: Options | None = None) -> Match:
     """A new Scala 40 match, dealt and ready (or waiting for the manual cut).
 
-    ``seed`` defaults to a fresh secure seed (RULES.md S40-2.2); tests pass their own.
+    ``seed`` defaults to a fresh secure seed (docs/rules.md S40-2.2); tests pass their own.
     """
     match = Match(players, secure_seed() if seed is None else seed, options or Options())
     match._start_hand(first=True)

@@ -1,4 +1,4 @@
-"""Melds (RULES.md S40-4, S40-5.1): runs and sets, jokers, values, attaching and joker swaps.
+"""Melds (docs/rules.md S40-4, S40-5.1): runs and sets, jokers, values, attaching and joker swaps.
 
 Cards here are *specs*: ``(face, declared)`` where ``face`` is a face index (0-51, 52 = joker,
 see :mod:`engine.cards`) and ``declared`` the face a joker was declared to stand for (or None).
@@ -328,10 +328,6 @@ class Meld:
         if index is None or self.stands[index] == WILD:
             return None
         return index, self.stands[index]
-
-    def natural_faces(self) -> list[int]:
-        """Faces of the natural cards."""
-        return [FACE_INDEX[c] for c in self.cards if FACE_INDEX[c] != JOKER_FACE]
 
 
 def build_meld(number: int, owner: int, shape: Shape, cards: Sequence[int]) -> Meld:

@@ -1,4 +1,4 @@
-"""The options of a Scala 40 match: every RULES.md S40 Option, with its documented default."""
+"""The options of a Scala 40 match: every docs/rules.md S40 Option, with its documented default."""
 
 from __future__ import annotations
 
@@ -11,10 +11,23 @@ FORMATS = ("points", "hands", "race")
 LIMITS = (101, 151, 201, 301, 501)
 TIMEOUT_POLICIES = ("autoplay", "forfeit")
 
+CHOICES: dict[str, tuple[object, ...]] = {
+    "opening_points": (40, 50, 60, 30),
+    "max_restocks": (3, 4, 5, 0, 1, 2),
+    "ace_penalty": ACE_PENALTIES,
+    "format": FORMATS,
+    "limit": LIMITS,
+    "hands": (3, 5, 7, 1),
+    "match_minutes": (0, 15, 30, 45, 60),
+    "turn_seconds": (120, 60, 90, 180, 300, 0),
+    "timeout_policy": TIMEOUT_POLICIES,
+}
+"""The values a lobby offers for each option that is not a flag, in turn, the default first."""
+
 
 @dataclass(frozen=True, slots=True)
 class Options(OptionsBase):
-    """Match options (RULES.md S40). Invalid values raise ``ValueError`` naming the field.
+    """Match options (docs/rules.md S40). Invalid values raise ``ValueError`` naming the field.
 
     >>> Options(limit=151).limit
     151
@@ -56,7 +69,7 @@ class Options(OptionsBase):
         self._check_combinations()
 
     def _check_combinations(self) -> None:
-        """Options that only make sense together (RULES.md S40-12.0, S40-12.4)."""
+        """Options that only make sense together (docs/rules.md S40-12.0, S40-12.4)."""
         if self.format == "race" and not self.pairs:
             raise ValueError("option format=race needs pairs=True")
         if self.open_hands_for_partners and not self.pairs:
@@ -69,7 +82,7 @@ class Options(OptionsBase):
             raise ValueError("option match_minutes needs format=race")
 
     def check_players(self, players: int) -> None:
-        """Validate the options against the number of players (RULES.md S40-1, S40-12.0)."""
+        """Validate the options against the number of players (docs/rules.md S40-1, S40-12.0)."""
         if not 2 <= players <= 6:
             raise ValueError(f"Scala 40 is for 2 to 6 players, not {players}")
         if self.pairs and players != 4:

@@ -8,7 +8,7 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """How a hand ended (RULES.md S40-11, S40-15): every seat's remaining cards and points.
+    """How a hand ended (docs/rules.md S40-11, S40-15): every seat's remaining cards and points.
 
     ``points[seat]`` is None for a seat that was not in the hand; ``side_points`` and
     ``totals`` are per side (a line in pairs, else a player).
@@ -37,7 +37,7 @@ class HandResult:
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
-    """How a match ended (RULES.md S40-12 to S40-14).
+    """How a match ended (docs/rules.md S40-12 to S40-14).
 
     ``reason`` is ``points``, ``hands``, ``race``, ``clock``, ``abandon`` or ``stopped``;
     ``winners`` are seats (both players of a winning line; several on a draw; none when

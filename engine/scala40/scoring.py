@@ -1,4 +1,4 @@
-"""Scala 40 scoring (RULES.md S40-11, S40-13, S40-14): penalty points, MP, VP."""
+"""Scala 40 scoring (docs/rules.md S40-11, S40-13, S40-14): penalty points, MP, VP."""
 
 from __future__ import annotations
 

@@ -35,14 +35,6 @@ def _add_left(left: int, card_is_joker: bool) -> int:
     return LEFT_MANY
 
 
-def _merge_left(a: int, b: int) -> int:
-    if a == LEFT_NONE:
-        return b
-    if b == LEFT_NONE:
-        return a
-    return LEFT_MANY
-
-
 @dataclass(frozen=True, slots=True)
 class Solution:
     """Best disjoint melds: ``melds`` as hand-index candidates, their ``total`` value."""

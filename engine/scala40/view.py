@@ -30,7 +30,7 @@ class MeldView:
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """Everything one seat may know (RULES.md S40; issue "view(seat)").
+    """Everything one seat may know (docs/rules.md S40; issue "view(seat)").
 
     Private: ``hand`` (sorted by suit and rank, jokers last), ``taken`` (a card taken from the
     discard pile still in hand), ``partner_hand`` (with ``open_hands_for_partners``).

@@ -1,4 +1,4 @@
-"""Scopone (RULES.md SC): the rules engine. Pure, deterministic, seedable; no I/O and no clock.
+"""Scopone (docs/rules.md SC): the rules engine. Pure, deterministic, seedable; no I/O and no clock.
 
 >>> from engine import scopone
 >>> scopone.capture_options("AH 3H 4S 5D JC", "QH")

@@ -1,6 +1,6 @@
-"""Scopone actions and their exact text form (RULES.md SC-4.6, "The match log").
+"""Scopone actions and their exact text form (docs/rules.md SC-4.6, "The match log").
 
-Grammar (case-insensitive, any whitespace; cards in RULES.md notation, ``T`` and suit symbols
+Grammar (case-insensitive, any whitespace; cards in docs/rules.md notation, ``T`` and suit symbols
 accepted; the taken cards in any order, written back in canonical order)::
 
     action := "play" CARD [ "take" CARD { CARD } ]   a turn: play a card, capturing or not

@@ -1,4 +1,4 @@
-"""Captures (RULES.md SC-3.3, SC-3.4): which table cards a played card must take.
+"""Captures (docs/rules.md SC-3.3, SC-3.4): which table cards a played card must take.
 
 A played card takes one table card of equal value, or several whose values add up to it; among
 the possible captures the player must take one with the fewest cards, and chooses among those.

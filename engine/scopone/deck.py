@@ -1,4 +1,4 @@
-"""Scopone cards: capture and primiera values, the canonical order, parsing (RULES.md SC-1.2).
+"""Scopone cards: capture and primiera values, the canonical order, parsing (docs/rules.md SC-1.2).
 
 The canonical order of cards, used everywhere a list of cards is written (hands, captures, action
 text): by rank (A 2 ... 7 J Q K), then by suit in ``S H D C`` order.

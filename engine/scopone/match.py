@@ -1,4 +1,4 @@
-"""The Scopone match: turns, captures, scope, hands and the match's end (RULES.md SC-2..SC-6).
+"""The Scopone match: turns, captures, scope, hands and the match's end (docs/rules.md SC-2..SC-6).
 
 >>> m = new_match(seed=3)
 >>> len(m.legal_actions()) > 0, m.hand_number, m.is_over
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.cards import Card, secure_seed, seeded_choice
 from engine.errors import IllegalAction
+from engine.outcome import Outcome
 from engine.scopone.actions import ABANDON, PLAY, STOP, TIMEOUT, Action, parse_action
 from engine.scopone.captures import Capture, table_captures
 from engine.scopone.deck import capture_value
@@ -290,6 +291,16 @@ class Match:
             return None
         sides = [self.side_of(seat) for seat in range(PLAYERS)]
         return match_result(state.scores, sides, state.abandoned, state.stopped, state.hand_number)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the match ended, in the shape every game shares (None while it goes on); hands
+        are not counted per side in Scopone."""
+        result = self.result
+        if result is None:
+            return None
+        none = (0,) * PLAYERS
+        return Outcome(result.winner_seats, result.mp, result.vp, result.stopped, none)
 
     def view(self, seat: int) -> View:
         """What ``seat`` may see: its own hand and everything public (SC-5.3)."""

@@ -1,4 +1,4 @@
-"""The options of a Scopone match: every RULES.md SC Option, with its documented default."""
+"""The options of a Scopone match: every docs/rules.md SC Option, with its documented default."""
 
 from __future__ import annotations
 
@@ -10,10 +10,18 @@ DEALS = ("standard", "scientifico")
 TARGETS = (11, 16, 21)
 TIMEOUT_POLICIES = ("autoplay", "forfeit")
 
+CHOICES: dict[str, tuple[object, ...]] = {
+    "deal": DEALS,
+    "target": TARGETS,
+    "turn_seconds": (120, 60, 90, 180, 300, 0),
+    "timeout_policy": TIMEOUT_POLICIES,
+}
+"""The values a lobby offers for each option that is not a flag, in turn, the default first."""
+
 
 @dataclass(frozen=True, slots=True)
 class Options(OptionsBase):
-    """Match options (RULES.md SC). Invalid values raise ``ValueError`` naming the field.
+    """Match options (docs/rules.md SC). Invalid values raise ``ValueError`` naming the field.
 
     >>> Options(target=21).target
     21

@@ -1,4 +1,4 @@
-"""The result of a finished or stopped match (RULES.md SC-5, SC-6.2, SC-6.3, S40-13.3).
+"""The result of a finished or stopped match (docs/rules.md SC-5, SC-6.2, SC-6.3, S40-13.3).
 
 Sides are ranked by points, except that a side with a seat that abandoned (SC-6.2) loses to every
 side without one; between two such sides, the one that abandoned first loses. Match points (MP)

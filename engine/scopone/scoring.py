@@ -1,4 +1,4 @@
-"""Hand scoring by category (RULES.md SC-4): carte, denari, primiera, settebello, scope.
+"""Hand scoring by category (docs/rules.md SC-4): carte, denari, primiera, settebello, scope.
 
 A *side* is a pair (seats 0+2 are side 0, seats 1+3 side 1) or, with Option ``individual``, a
 single player (side = seat). "Most" means strictly more than every other side; a tie scores

@@ -1,4 +1,4 @@
-"""The mutable state of a Scopone match and the deal (RULES.md SC-1, SC-2).
+"""The mutable state of a Scopone match and the deal (docs/rules.md SC-1, SC-2).
 
 Seats are numbered clockwise from 0; play goes counterclockwise, so the next seat is
 ``(seat - 1) % 4``, "the player on the right" (SC-1.2).

@@ -1,4 +1,4 @@
-"""What one seat may see of a match (RULES.md SC-5.3): never another seat's hand."""
+"""What one seat may see of a match (docs/rules.md SC-5.3): never another seat's hand."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ class View:
     game: str = "scopone"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly form, cards and actions as RULES.md text."""
+        """JSON-friendly form, cards and actions as docs/rules.md text."""
         return {
             "game": self.game,
             "seat": self.seat,

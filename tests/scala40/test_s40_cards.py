@@ -1,4 +1,4 @@
-"""Card notation, the Scala 40 decks and seeded shuffles (RULES.md "Card notation", S40-1.3,
+"""Card notation, the Scala 40 decks and seeded shuffles (docs/rules.md "Card notation", S40-1.3,
 S40-2.2)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Discard and closing: RULES.md S40-8 (which card may be discarded) and S40-9 (closing, and
+"""Discard and closing: docs/rules.md S40-8 (which card may be discarded) and S40-9 (closing, and
 never being left without a legal discard)."""
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,3 +85,12 @@ def test_any_seat(seat: object) -> None:
 def test_not_an_action_at_all() -> None:
     for thing in (None, 5, b"draw", ["draw"], object()):
         refused_or_legal(POSITIONS[0], thing)
+
+
+@pytest.mark.parametrize(
+    "text", ["attach ² 7H", "swap ² 7H", "swap ٣ 7H attach 1 JK", "attach ³ JK=7H"]
+)
+def test_digits_outside_ascii_are_refused(text: str) -> None:
+    """Python's isdigit accepts '²' and '٣', which int() refuses: they are no meld number."""
+    with pytest.raises(IllegalAction):
+        new_match(players=2, seed=1).play(text)

@@ -1,4 +1,4 @@
-"""The match: dealing (RULES.md S40-2), stock exhaustion and stalls (S40-10), match formats,
+"""The match: dealing (docs/rules.md S40-2), stock exhaustion and stalls (S40-10), match formats,
 elimination, rientro (S40-12) and the actions outside the turn (the match log)."""
 
 from __future__ import annotations

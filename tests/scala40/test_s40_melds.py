@@ -1,4 +1,4 @@
-"""Meld validity and meld values (RULES.md S40-4, S40-5.1, "Card notation" for jokers)."""
+"""Meld validity and meld values (docs/rules.md S40-4, S40-5.1, "Card notation" for jokers)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Opening (apertura): RULES.md S40-5, with S40-3.1b (taking the discard to open)."""
+"""Opening (apertura): docs/rules.md S40-5, with S40-3.1b (taking the discard to open)."""
 
 from __future__ import annotations
 

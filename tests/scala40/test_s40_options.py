@@ -1,4 +1,4 @@
-"""Match options: every RULES.md S40 Option with its documented default, bad values, and the
+"""Match options: every docs/rules.md S40 Option with its documented default, bad values, and the
 combinations of S40-12.0 / S40-12.4."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ DEFAULTS = {
 
 
 class TestDefaults:
-    """Every Option's default is the one RULES.md gives."""
+    """Every Option's default is the one docs/rules.md gives."""
 
     def test_defaults(self) -> None:
         """S40-1 .. S40-14: the documented defaults, and no undocumented option."""
@@ -55,7 +55,7 @@ class TestDefaults:
 
 
 class TestAllowedValues:
-    """The choices RULES.md lists."""
+    """The choices docs/rules.md lists."""
 
     @pytest.mark.parametrize("limit", [101, 151, 201, 301, 501])
     def test_limits(self, limit: int) -> None:

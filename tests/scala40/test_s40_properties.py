@@ -1,6 +1,6 @@
 """Property tests over random seeds, player counts, options and random legal play.
 
-RULES.md S40-1.3 (every card exactly once), S40-4 (every table meld valid), S40-9.2 (the player
+docs/rules.md S40-1.3 (every card exactly once), S40-4 (every table meld valid), S40-9.2 (the player
 to move always has a legal action), S40-14 (abandonment and timeouts keep the match going), and
 the match log contract (a refused action changes nothing; the JSON round trip is exact; the
 log replays the match exactly).
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from s40_helpers import check_cards
@@ -136,6 +137,7 @@ def random_step(m: Match, rng: random.Random) -> tuple[int, str]:
     return seat, str(m.play(rng.choice(actions)))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(setup=setups(), seed=SEEDS, play_seed=st.integers(0, 2**32))
 def test_invariants_under_random_play(

@@ -1,4 +1,4 @@
-"""Scoring: hand penalties (RULES.md S40-11), match and victory points (S40-13), timeout and
+"""Scoring: hand penalties (docs/rules.md S40-11), match and victory points (S40-13), timeout and
 abandonment (S40-14)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The opening solver is exact: RULES.md S40-4 (melds, jokers) and S40-5 (values, opening).
+"""The opening solver is exact: docs/rules.md S40-4 (melds, jokers) and S40-5 (values, opening).
 
-``best_opening`` is checked against an exhaustive search written from RULES.md alone, without
+``best_opening`` is checked against an exhaustive search written from docs/rules.md alone, without
 the engine's meld enumeration: every subset of the hand that is a valid meld, then the best
 packing of disjoint melds by a dynamic programme over bit masks.
 """
@@ -152,12 +152,12 @@ def exhaustive_best(hand: list[Card], forced: int | None = None) -> dict[int, in
 
 
 def notation(card: Card) -> str:
-    """A card in RULES.md notation."""
+    """A card in docs/rules.md notation."""
     return JOKER if card == JOKER_CARD else RANKS[card[0] - 1] + SUITS[card[1]]
 
 
 def card_of(token: str) -> Card:
-    """A card from RULES.md notation (``10H``, ``JK``)."""
+    """A card from docs/rules.md notation (``10H``, ``JK``)."""
     return JOKER_CARD if token == JOKER else (RANKS.index(token[:-1]) + 1, SUITS.index(token[-1]))
 
 

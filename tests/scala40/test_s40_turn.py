@@ -1,4 +1,4 @@
-"""The turn: draw or take, play, discard (RULES.md S40-3), after opening (S40-6), joker swaps
+"""The turn: draw or take, play, discard (docs/rules.md S40-3), after opening (S40-6), joker swaps
 (S40-7), and the numbering of melds on the table (S40-4.4, S40-4.5)."""
 
 from __future__ import annotations

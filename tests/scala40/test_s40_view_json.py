@@ -1,4 +1,4 @@
-"""What a seat may see (``Match.view``; RULES.md S40-12.5, S40-15) and the saved match
+"""What a seat may see (``Match.view``; docs/rules.md S40-12.5, S40-15) and the saved match
 (``to_json`` / ``from_json``; "The match log")."""
 
 from __future__ import annotations

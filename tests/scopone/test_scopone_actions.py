@@ -1,4 +1,4 @@
-"""Actions and their notation: RULES.md SC-4.6, "Card notation", "The match log".
+"""Actions and their notation: docs/rules.md SC-4.6, "Card notation", "The match log".
 
 Illegal actions raise IllegalAction with a code and leave the match byte-identical.
 """

@@ -1,4 +1,4 @@
-"""Captures: RULES.md SC-3.2, SC-3.3, SC-3.4 (and capture_options, the public helper)."""
+"""Captures: docs/rules.md SC-3.2, SC-3.3, SC-3.4 (and capture_options, the public helper)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Snapshots and replay: ``to_json``/``from_json`` and the match log (RULES.md "The match log",
+"""Snapshots and replay: ``to_json``/``from_json`` and the match log (docs/rules.md "The match log",
 S40-2.2: a stored match replays exactly from its seed and its actions)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Match and turn flow: RULES.md SC-1 .. SC-3 (deal, turns, scope), SC-5 (the match's end),
+"""Match and turn flow: docs/rules.md SC-1 .. SC-3 (deal, turns, scope), SC-5 (the match's end),
 SC-6 and S40-14.3 (timeout, abandon, stop, MP and VP), and the view (SC-5.3)."""
 
 from __future__ import annotations
@@ -402,7 +402,7 @@ class TestView:
 
 
 class TestOptions:
-    """Options: RULES.md defaults, validation naming the field, dict round trip."""
+    """Options: docs/rules.md defaults, validation naming the field, dict round trip."""
 
     def test_defaults(self) -> None:
         assert Options().to_dict() == {

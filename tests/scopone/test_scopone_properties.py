@@ -1,6 +1,6 @@
 """Property tests over random seeds and options, with greedy and random players.
 
-RULES.md SC-1.2 (the 40 cards), SC-3.3/SC-3.4 (cards leave the table only through a legal
+docs/rules.md SC-1.2 (the 40 cards), SC-3.3/SC-3.4 (cards leave the table only through a legal
 capture), SC-3.6 (leftover), SC-4 (category points add up), SC-5.2 (a match ends with one
 winner), and the snapshot contract (JSON round trip mid-hand; a refused action changes nothing).
 """

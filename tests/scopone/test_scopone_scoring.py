@@ -1,4 +1,4 @@
-"""Hand scoring by category: RULES.md SC-4.1 .. SC-4.5 (and SC-3.6 leftover in HandScore)."""
+"""Hand scoring by category: docs/rules.md SC-4.1 .. SC-4.5 (and SC-3.6 leftover in HandScore)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,76 @@
+"""The game registry (engine/games.py): every game answers the same questions the same way."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import games
+from engine.errors import SnapshotError
+from engine.games import GAMES, by_word, game, load_match, new_match
+
+SPECS = list(GAMES.values())
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_every_choice_is_a_valid_value_and_the_default_comes_first(spec: games.GameSpec) -> None:
+    defaults = spec.default_options()
+    for name, values in spec.choices.items():
+        assert name in spec.option_names()
+        assert values[0] == defaults[name], name
+        assert len(set(values)) == len(values), name
+        for value in values:
+            assert _valid_somewhere(spec, {**defaults, name: value}), (name, value)
+
+
+def _valid_somewhere(spec: games.GameSpec, options: dict[str, object]) -> bool:
+    """Whether the options are valid as they are, or in a race of pairs (``match_minutes``)."""
+    for candidate in (options, {**options, "pairs": True, "format": "race"}):
+        try:
+            spec.parse_options(candidate)
+        except ValueError:
+            continue
+        return True
+    return False
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_a_new_match_round_trips_through_its_json(spec: games.GameSpec) -> None:
+    players = spec.seats[1] if spec.name == "scopone" else spec.seats[0]
+    match = new_match(spec.name, players, 7, {})
+    again = load_match(match.to_json())
+    assert again.to_json() == match.to_json()
+    assert (again.players, again.seed, again.to_play) == (players, 7, match.to_play)
+    assert match.outcome is None and match.computer_seats == () and not match.is_over
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_a_computer_choice_is_legal(spec: games.GameSpec) -> None:
+    match = new_match(spec.name, spec.seats[1] if spec.name == "scopone" else 2, 3, {})
+    for level in spec.levels:
+        action = spec.choose(match, level, 11)
+        assert str(action) in {str(a) for a in match.legal_actions()}
+
+
+def test_words_name_games() -> None:
+    assert by_word("Scala") is games.SCALA40
+    assert by_word("40") is games.SCALA40
+    assert by_word("SCOPA") is games.SCOPONE
+    assert by_word("briscola") is None
+    assert next(iter(GAMES)) == "scala40"  # the default of /newgame
+
+
+def test_unknown_games_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown game 'briscola'"):
+        game("briscola")
+    with pytest.raises(SnapshotError) as refused:
+        load_match('{"game": "briscola"}')
+    assert refused.value.code == "snapshot-wrong-game"
+    with pytest.raises(SnapshotError) as unreadable:
+        load_match("not json")
+    assert unreadable.value.code == "snapshot-unreadable"
+
+
+def test_options_are_checked_against_the_players() -> None:
+    with pytest.raises(ValueError):
+        games.SCALA40.checked_options({"pairs": True}, 3)
+    assert games.SCALA40.checked_options({"pairs": True}, 4)["pairs"] is True
