@@ -19,10 +19,10 @@ from telegram.ext import (
 
 from bot.delivery import Pace
 from bot.handlers import buttons, commands, errors, events
-from bot.i18n import t
 from bot.service import Tavolo
 from bot.timers import JobQueueScheduler, Scheduler, utc_now
 from bot.updates import PerChatUpdates
+from engine.games import GAMES
 from storage import Store
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ ITALIAN = {
 }
 DESCRIPTIONS = {
     "it": {
-        "newgame": "Nuova partita (scala40 o scopone)",
+        "newgame": f"Nuova partita ({' o '.join(GAMES)})",
         "table": "Ripubblica il tavolo",
         "score": "Punteggio",
         "rules": "Opzioni della partita",
@@ -73,7 +73,7 @@ DESCRIPTIONS = {
         "deletemydata": "Cancella i tuoi dati",
     },
     "en": {
-        "newgame": "New match (scala40 or scopone)",
+        "newgame": f"New match ({' or '.join(GAMES)})",
         "table": "Post the table again",
         "score": "Score",
         "rules": "Match options",
@@ -114,13 +114,13 @@ def build_application(
         builder = builder.base_url(base_url).base_file_url(base_url.replace("/bot", "/file/bot"))
     builder = builder.post_init(_post_init).post_stop(_post_stop)
     application = builder.build()
-    service = Tavolo(store, application.bot, scheduler, clock or utc_now, pace)
-    if service.scheduler is None:
-        service.scheduler = JobQueueScheduler(application.job_queue, service.clock)
+    clock = clock or utc_now
+    scheduler = scheduler or JobQueueScheduler(application.job_queue, clock)
+    service = Tavolo(store, application.bot, scheduler, clock, pace)
     if table_delay is not None:
-        service.table_delay = table_delay
+        service.shows.table_delay = table_delay
     if computer_pause is not None:
-        service.computer_pause = computer_pause
+        service.computers.pause = computer_pause
     application.bot_data["tavolo"] = service
     register(application)
     return application
@@ -175,7 +175,7 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
     service = application.bot_data["tavolo"]
     assert isinstance(service, Tavolo)
     resumed = await service.resume_all()
-    log.info("resumed %d unfinished matches (%s)", resumed, t("en", "game.scala40"))
+    log.info("resumed %d unfinished matches", resumed)
 
 
 async def _post_stop(application: Application) -> None:  # type: ignore[type-arg]

@@ -13,8 +13,33 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
 MAX_BYTES = 64
+
+
+class LobbyOp(StrEnum):
+    """What a lobby button does."""
+
+    JOIN = "j"
+    LEAVE = "l"
+    OPTIONS = "o"
+    OPTIONS_BACK = "ob"
+    OPTION_VALUE = "ov"
+    PARTNERS = "p"
+    COMPUTER = "c"
+    COMPUTER_REMOVE = "cr"
+    START = "s"
+    CANCEL = "x"
+
+
+class Reply(StrEnum):
+    """The answers to a stored yes/no question."""
+
+    YES = "y"
+    NO = "n"
+
+
 _OP = re.compile(r"^[a-z]{1,3}$")
 _ARG = re.compile(r"^[A-Za-z0-9=_.^-]{0,24}$")
 _CONTEXT = re.compile(r"^[a-z]{6}$")
@@ -85,8 +110,13 @@ MAX_ID = 2**31 - 1
 """Match and question ids are 32-bit in the store: a larger number names nothing."""
 
 
+def button_index(text: str) -> int | None:
+    """A button's small number ("3"), or None for anything else ("", "x", "²", "٣", "99999")."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else None
+
+
 def _number(text: str) -> int:
-    if not text.isdigit() or len(text) > 10 or int(text) > MAX_ID:
+    if not (text.isascii() and text.isdigit()) or len(text) > 10 or int(text) > MAX_ID:
         raise ValueError(text)
     return int(text)
 

@@ -10,36 +10,131 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from engine.cards import parse_card
 
 TOP = "^"
 FREED = "J"
-SORTS = ("suit", "rank", "custom")
+
+
+class Op(StrEnum):
+    """What a hand button does: the one vocabulary of the keyboards and the presses."""
+
+    TOGGLE = "t"
+    SORT_SUIT = "ss"
+    SORT_RANK = "sr"
+    MOVE_LEFT = "mv"
+    CLEAR = "cl"
+    UNSTAGE = "us"
+    STAGE = "sg"
+    DRAW = "dr"
+    HINT = "hn"
+    OPEN = "op"
+    DECLARE = "jd"
+    MELD = "md"
+    ATTACH = "at"
+    ATTACH_TO = "a"
+    DISCARD = "ds"
+    SWAP = "sw"
+    PLAY = "p"
+    CAPTURE = "c"
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """A table joker being swapped: the meld it is in, and the card that replaces it."""
+
+    meld: int
+    card: str
+
+    def __str__(self) -> str:
+        return f"{self.meld} {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Attach:
+    """Choosing the meld to attach the selected cards to (after a ``swap``, with its joker)."""
+
+    swap: Swap | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """Choosing what a joker stands for among ``choices``, to complete ``action`` (an engine
+    action) or to stage ``stage`` (the meld's tokens)."""
+
+    choices: tuple[str, ...]
+    action: str = ""
+    stage: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Capture:
+    """Choosing which capture ``card`` makes (Scopone)."""
+
+    card: str
+
+
+Step = Swap | Attach | Declare | Capture | None
+"""The step the keyboard is in, beyond selecting cards (None: none)."""
 
 
 @dataclass(frozen=True, slots=True)
 class HandUI:
-    """One seat's hand UI (stored per seat; ``version`` guards against stale buttons)."""
+    """One seat's hand UI (stored per seat; ``version`` grows at every change of it)."""
 
     selected: tuple[str, ...] = ()
     staged: tuple[tuple[str, ...], ...] = ()
     order: tuple[str, ...] = ()
     sort: str = "suit"
-    mode: str = ""
-    pending: str = ""
+    step: Step = None
     version: int = 0
 
+    @property
+    def mode(self) -> str:
+        """The step's stored name (:func:`encode_step`)."""
+        return encode_step(self.step)[0]
 
-@dataclass(frozen=True, slots=True)
-class Press:
-    """What a press means: a UI change, an engine action, or an answer only."""
 
-    ui: HandUI | None = None
-    action: str = ""
-    answer: str = ""
-    fields: dict[str, object] = field(default_factory=dict)
+def encode_step(step: Step) -> tuple[str, str]:
+    """A step as the store keeps it: ``(mode, pending)`` text. The one codec (with
+    :func:`decode_step`); its formats are the ones stored matches already hold."""
+    if step is None:
+        return "", ""
+    if isinstance(step, Swap):
+        return "swap", str(step)
+    if isinstance(step, Attach):
+        return "attach", "" if step.swap is None else f"{step.swap}|swap"
+    if isinstance(step, Capture):
+        return "capture", step.card
+    target = f"stage:{' '.join(step.stage)}" if step.stage else step.action
+    return "joker", f"{' '.join(step.choices)}|{target}"
+
+
+def decode_step(mode: str, pending: str) -> Step:
+    """The step of stored ``(mode, pending)`` text; an unreadable one is no step."""
+    try:
+        if mode == "swap":
+            return _swap(pending)
+        if mode == "attach":
+            return Attach(_swap(pending.split("|", 1)[0]) if "|" in pending else None)
+        if mode == "capture" and pending:
+            return Capture(pending)
+        if mode == "joker" and "|" in pending:
+            choices, target = pending.split("|", 1)
+            if target.startswith("stage:"):
+                return Declare(tuple(choices.split()), stage=tuple(target[6:].split()))
+            return Declare(tuple(choices.split()), action=target)
+    except ValueError:
+        pass
+    return None
+
+
+def _swap(text: str) -> Swap:
+    number, card = text.split()
+    return Swap(int(number), card)
 
 
 def context_token(hand: Sequence[object], ui: HandUI) -> str:
@@ -51,7 +146,8 @@ def context_token(hand: Sequence[object], ui: HandUI) -> str:
     limits) still means what it says, so quick taps all count. A move, a new deal or another
     step changes the context, and the older keyboard's presses are refused as stale.
     """
-    text = "\x00".join([ui.mode, ui.pending, " ".join(str(card) for card in hand)])
+    mode, pending = encode_step(ui.step)
+    text = "\x00".join([mode, pending, " ".join(str(card) for card in hand)])
     value = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
     letters = []
     for _ in range(6):
@@ -117,7 +213,7 @@ def toggle(ui: HandUI, key: str) -> HandUI:
 def cleared(ui: HandUI, keep_staged: bool = True) -> HandUI:
     """No selection, no pending mode (after a move, or on cancel)."""
     staged = tuple(m for m in ui.staged if TOP not in m) if keep_staged else ()
-    return replace(ui, selected=(), mode="", pending="", staged=staged)
+    return replace(ui, selected=(), step=None, staged=staged)
 
 
 def tokens(ui: HandUI, top: str | None) -> list[str]:
@@ -135,8 +231,8 @@ def move_selected_first(ui: HandUI, shown: list[tuple[str, str]]) -> HandUI:
 def meld_action(ui: HandUI, top: str | None) -> str:
     """``meld …``, ``take meld …`` (the discard's top selected) or a swap's ``meld JK …``."""
     cards = " ".join(tokens(ui, top))
-    if ui.mode == "swap":
-        return f"swap {ui.pending} meld {cards}"
+    if isinstance(ui.step, Swap):
+        return f"swap {ui.step} meld {cards}"
     if TOP in ui.selected:
         return f"take meld {cards}"
     return f"meld {cards}"
@@ -145,9 +241,8 @@ def meld_action(ui: HandUI, top: str | None) -> str:
 def attach_action(ui: HandUI, top: str | None, number: int) -> str:
     """``attach N …``, ``take attach N …`` or a swap's ``attach N JK …``."""
     cards = " ".join(tokens(ui, top))
-    swap = ui.pending.split("|", 1)[0] if ui.mode == "attach" and "|" in ui.pending else ""
-    if swap:
-        return f"swap {swap} attach {number} {cards}"
+    if isinstance(ui.step, Attach) and ui.step.swap is not None:
+        return f"swap {ui.step.swap} attach {number} {cards}"
     if TOP in ui.selected:
         return f"take attach {number} {cards}"
     return f"attach {number} {cards}"

@@ -1,4 +1,4 @@
-"""Leaderboards and statistics texts (RULES.md S40-13): MP, VP, matches played and won."""
+"""Leaderboards and statistics texts (docs/rules.md S40-13): MP, VP, matches played and won."""
 
 from __future__ import annotations
 

@@ -1,14 +1,26 @@
-"""Turn timers (RULES.md S40-14.3, SC-6.1): a scheduler the service arms, and a clock.
+"""Turn timers (docs/rules.md S40-14.3, SC-6.1): the reminder at half time and the timeout.
 
-In production the scheduler is python-telegram-bot's JobQueue; tests inject
-:class:`ManualScheduler` with its own clock and advance time by hand, never waiting.
+The deadline is stored with the move that starts the turn; :class:`TurnTimers` arms a
+:class:`Scheduler` on it. In production the scheduler is python-telegram-bot's JobQueue; tests
+inject their own (tests/support/manual_scheduler.py), with a clock that moves only when they say.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bot.delivery import Outbox, Priority
+from bot.hand_ui import cleared
+from bot.i18n import t
+from bot.matches import Matches, ui_of
+from bot.people import People
+from engine.games import GameMatch
+from storage import MatchRecord
+
+if TYPE_CHECKING:
+    from bot.moves import Moves
 
 Callback = Callable[[], Awaitable[None]]
 
@@ -51,39 +63,67 @@ class JobQueueScheduler:
             job.schedule_removal()
 
 
-class ManualScheduler:
-    """A scheduler with a clock that only moves when told (for tests)."""
+class TurnTimers:
+    """Arms the reminder and the timeout of the turn in play; a move re-arms them."""
 
-    def __init__(self, start: datetime | None = None) -> None:
-        self.time = start or datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
-        self.jobs: dict[str, tuple[datetime, Callback]] = {}
+    def __init__(
+        self,
+        scheduler: Scheduler,
+        clock: Callable[[], datetime],
+        matches: Matches,
+        people: People,
+        outbox: Outbox,
+        moves: Moves,
+    ) -> None:
+        self.scheduler = scheduler
+        self.clock = clock
+        self.matches = matches
+        self.store = matches.store
+        self.people = people
+        self.outbox = outbox
+        self.moves = moves
 
-    def now(self) -> datetime:
-        """The manual clock's time."""
-        return self.time
+    def follow(self, record: MatchRecord, match: GameMatch, timing: bool) -> None:
+        """After a move: re-arm when it started a turn (or ended the match)."""
+        if timing:
+            self.arm(record)
 
-    def schedule(self, name: str, when: datetime, callback: Callback) -> None:
-        """Remember the job."""
-        self.jobs[name] = (when, callback)
+    def arm(self, record: MatchRecord) -> None:
+        """Schedule the reminder at half time and the timeout at the stored deadline."""
+        remind, expire = f"remind:{record.id}", f"timeout:{record.id}"
+        deadline = record.deadline
+        if deadline is None or record.status != "playing":
+            self.scheduler.cancel(remind)
+            self.scheduler.cancel(expire)
+            return
+        seconds = int(record.options.get("turn_seconds", 0) or 0)
+        half = deadline - timedelta(seconds=seconds / 2)
+        if half > self.clock():
+            self.scheduler.schedule(remind, half, lambda: self._remind(record.id, deadline))
+        else:
+            self.scheduler.cancel(remind)
+        self.scheduler.schedule(expire, deadline, lambda: self._expire(record.id, deadline))
 
-    def cancel(self, name: str) -> None:
-        """Forget the job."""
-        self.jobs.pop(name, None)
+    async def _remind(self, match_id: int, deadline: datetime) -> None:
+        record = self.store.get_match(match_id)
+        seat = record.deadline_seat
+        if record.deadline != deadline or seat is None or record.seats[seat].user_id is None:
+            return
+        user = record.seats[seat].user_id or 0
+        lang = self.people.user_lang(user)
+        left = max(0, int((deadline - self.clock()).total_seconds()))
+        group = self.people.group_title(record.chat_id)
+        text = t(lang, "notify.reminder", seconds=left, group=group)
+        self.outbox.send(user, text, priority=Priority.HAND, key=("remind", match_id))
 
-    def due(self, name: str) -> datetime | None:
-        """When the job called ``name`` runs, if one is scheduled."""
-        job = self.jobs.get(name)
-        return None if job is None else job[0]
-
-    async def advance(self, seconds: float) -> None:
-        """Move the clock forward, running every job that comes due, in time order."""
-        end = self.time + timedelta(seconds=seconds)
-        while True:
-            due = sorted((when, name) for name, (when, _) in self.jobs.items() if when <= end)
-            if not due:
-                break
-            when, name = due[0]
-            self.time = max(self.time, when)
-            _, callback = self.jobs.pop(name)
-            await callback()
-        self.time = end
+    async def _expire(self, match_id: int, deadline: datetime) -> None:
+        """The turn timer ran out: the engine applies ``timeout_policy`` (autoplay/forfeit)."""
+        async with self.matches.lock(match_id):
+            record = self.store.get_match(match_id)
+            if record.status != "playing" or record.deadline != deadline:
+                return
+            seat = self.matches.engine(record).to_play
+            if seat is None:
+                return
+            ui = ui_of(record.seats[seat])  # autoplay takes the staged melds back
+            await self.moves.move(record, seat, "timeout", "it", cleared(ui, keep_staged=False))

@@ -28,7 +28,7 @@ def chat_key(update: object) -> int:
 class PerChatUpdates(BaseUpdateProcessor):
     """python-telegram-bot's ``concurrent_updates`` with one rule: a chat's updates run one at
     a time, in order (a player's quick taps apply as tapped), while other chats go on. A match's
-    moves are serialised by its own lock (:meth:`bot.core.Core.lock`), so one slow match never
+    moves are serialised by its own lock (:meth:`bot.matches.Matches.lock`), so one slow match never
     holds another."""
 
     def __init__(self, max_concurrent_updates: int = MAX_CONCURRENT_UPDATES) -> None:

@@ -10,9 +10,9 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot import callbacks
+from bot.answer import Answer
 from bot.handlers.common import display_name, remember, tavolo
 from bot.i18n import t
-from bot.service import Answer
 
 log = logging.getLogger(__name__)
 

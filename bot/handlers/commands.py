@@ -11,9 +11,7 @@ from bot.callbacks import MAX_ID
 from bot.handlers.common import display_name, is_admin, is_group, remember, reply, tavolo
 from bot.i18n import LANGUAGES, t
 from bot.rankings import leaderboard_text, stats_text
-from engine.games import GAMES
-
-ALIASES = {"scala": "scala40", "scala40": "scala40", "40": "scala40", "scopone": "scopone"}
+from engine.games import GAMES, by_word
 
 
 async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -27,8 +25,8 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not is_group(chat):
         service.store.set_private_chat(user.id, True)
     lang = service.group_lang(chat.id)
-    game = ALIASES.get((context.args or ["scala40"])[0].lower())
-    if game is None or game not in GAMES:
+    spec = by_word(context.args[0]) if context.args else next(iter(GAMES.values()))
+    if spec is None:
         reply(update, context, t(lang, "cmd.bad_game"))
         return
     running = service.store.active_match_in_chat(chat.id)
@@ -36,7 +34,7 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         service.point_at(running, message.message_id)
         return
     service.new_lobby(
-        chat.id, user.id, display_name(user), game, service.store.has_private_chat(user.id)
+        chat.id, user.id, display_name(user), spec.name, service.store.has_private_chat(user.id)
     )
 
 
@@ -166,7 +164,7 @@ async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         reply(update, context, t(service.user_lang(chat.id), "cmd.group_only"))
         return
     lang = service.group_lang(chat.id)
-    wanted = [ALIASES[a.lower()] for a in (context.args or []) if a.lower() in ALIASES]
+    wanted = [spec.name for spec in map(by_word, context.args or []) if spec is not None]
     texts = [
         leaderboard_text(service.store.leaderboard(chat.id, game), game, lang)
         for game in (wanted or list(GAMES))

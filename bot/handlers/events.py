@@ -26,7 +26,7 @@ async def bot_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
 
 
 async def member_left(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A player who leaves the group abandons (RULES.md S40-14, SC-6)."""
+    """A player who leaves the group abandons (docs/rules.md S40-14, SC-6)."""
     message = update.effective_message
     if message is None or message.left_chat_member is None:
         return

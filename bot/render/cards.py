@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from engine.cards import parse_card
 
-SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
 
 def card(text: str) -> str:
     """``7H`` -> ``7♥``; ``JK`` -> ``🃏``; a declared joker ``JK=7H`` -> ``🃏(7♥)``."""
     if text.upper().startswith("JK="):
         return f"🃏({card(text[3:])})"
-    parsed = parse_card(text)
-    return parsed.pretty()
+    return parse_card(text).pretty()
 
 
 def cards(texts: list[str] | tuple[str, ...]) -> str:

@@ -43,10 +43,20 @@ class TestCodec:
             "h:1:2:abcde:t",
             "é",
             "h:" + "9" * 70,
+            "h:²:2:abcdef:t",
+            "l:١:j",
         ],
     )
     def test_forged_data_is_none(self, forged: str | None) -> None:
         assert callbacks.decode(forged) is None
+
+    @pytest.mark.parametrize(
+        ("text", "index"),
+        [("0", 0), ("12", 12), ("", None), ("x", None), ("²", None), ("٣", None), ("99999", None)],
+    )
+    def test_button_index(self, text: str, index: int | None) -> None:
+        """Only ASCII digits are a button's number: Python's isdigit also accepts '²'."""
+        assert callbacks.button_index(text) == index
 
     def test_encode_refuses_bad_op(self) -> None:
         with pytest.raises(ValueError):

@@ -5,21 +5,17 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import sys
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
+from fake_telegram import FloodLimits, _Flood
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from telegram import Chat, Message
 from telegram.error import BadRequest, Forbidden, RetryAfter, TimedOut
 
 from bot.delivery import Outbox, Pace, Priority, Render, SlidingWindow, TokenBucket, digest
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "e2e"))
-from fake_telegram import FloodLimits, _Flood
 
 
 @pytest.fixture(autouse=True)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from bot.hand_ui import (
     TOP,
+    Attach,
+    Declare,
     HandUI,
+    Swap,
     attach_action,
     context_token,
     declare_first_joker,
@@ -51,7 +54,7 @@ class TestActions:
 
     def test_attach_and_swap_attach(self) -> None:
         assert attach_action(HandUI(selected=("2D#0",)), None, 3) == "attach 3 2D"
-        swap = HandUI(selected=("J",), mode="attach", pending="2 7H|swap")
+        swap = HandUI(selected=("J",), step=Attach(Swap(2, "7H")))
         assert attach_action(swap, None, 5) == "swap 2 7H attach 5 JK"
 
     def test_open_with_the_discard(self) -> None:
@@ -65,7 +68,7 @@ class TestActions:
 
 class TestHintStaging:
     def test_the_discard_is_marked_once(self) -> None:
-        from bot.hands import mark_top
+        from bot.games.scala40 import mark_top
 
         melds = (("9S", "9H", "9D"), ("8C", "9C", "10C"), ("9D", "10D", "JD"))
         assert mark_top(melds, "9D") == (
@@ -96,8 +99,8 @@ class TestContext:
         changed = {
             context_token((*self.HAND, "2C"), HandUI()),
             context_token(self.HAND[1:], HandUI()),
-            context_token(self.HAND, HandUI(mode="attach")),
-            context_token(self.HAND, HandUI(mode="joker", pending="7H 10H|meld JK 8H 9H")),
-            context_token(self.HAND, HandUI(mode="joker", pending="7H 10H|meld 8H 9H JK")),
+            context_token(self.HAND, HandUI(step=Attach())),
+            context_token(self.HAND, HandUI(step=Declare(("7H", "10H"), "meld JK 8H 9H"))),
+            context_token(self.HAND, HandUI(step=Declare(("7H", "10H"), "meld 8H 9H JK"))),
         }
         assert base not in changed and len(changed) == 5

@@ -9,9 +9,9 @@ import pytest
 from telegram import InlineKeyboardMarkup
 
 from bot.delivery import outbox as delivery
-from bot.hand_ui import HandUI, context_token
-from bot.render import hand as hand_render
-from bot.render import table as table_render
+from bot.games import scala40 as scala40_ui
+from bot.games import scopone as scopone_ui
+from bot.hand_ui import Capture, HandUI, context_token
 from bot.render.length import clip, split, utf16_len
 from engine import scala40, scopone
 from engine.scala40.greedy import greedy_action
@@ -33,16 +33,16 @@ class TestMoveLines:
     def test_scala40_moves(self) -> None:
         names = ["Anna", "Luca"]
         assert (
-            table_render.s40_move("it", names, 0, "open 9H 9S 9D | 10C JC QC") == "Anna apre con 57"
+            scala40_ui.move_line("it", names, 0, "open 9H 9S 9D | 10C JC QC") == "Anna apre con 57"
         )
-        assert table_render.s40_move("it", names, 1, "discard 7H") == "Luca scarta 7♥"
-        assert table_render.s40_move("en", names, 1, "take attach 3 7H") == (
+        assert scala40_ui.move_line("it", names, 1, "discard 7H") == "Luca scarta 7♥"
+        assert scala40_ui.move_line("en", names, 1, "take attach 3 7H") == (
             "Luca takes the discard and attaches 7♥ to meld 3"
         )
-        assert table_render.s40_move("it", names, 0, "draw") == "Anna pesca"
+        assert scala40_ui.move_line("it", names, 0, "draw") == "Anna pesca"
 
     def test_names_are_escaped(self) -> None:
-        line = table_render.s40_move("it", NAMES, 0, "draw")
+        line = scala40_ui.move_line("it", NAMES, 0, "draw")
         assert line == "&lt;Anna &amp; Co&gt; pesca"
 
 
@@ -50,7 +50,7 @@ class TestScala40Table:
     def test_table_shows_the_position(self) -> None:
         m = scala40.new_match(players=2, seed=11)
         view = m.view(0)
-        text = table_render.scala40_table(view, ["<Anna & Co>", "Luca"], "it")
+        text = scala40_ui.table_text(view, ["<Anna & Co>", "Luca"], "it")
         assert "&lt;Anna &amp; Co&gt;" in text and "<Anna" not in text
         assert "Pozzo: " in text and f"Tallone: {view.stock_size}" in text
         assert "Nessun gioco sul tavolo." in text
@@ -63,7 +63,7 @@ class TestScala40Table:
             if m.is_over:
                 break
             m.play(greedy_action(m) if rng.random() < 0.9 else rng.choice(m.legal_actions()))
-            text = table_render.scala40_table(m.view(0), [n * 8 for n in ["Alessandra"] * 6], "it")
+            text = scala40_ui.table_text(m.view(0), [n * 8 for n in ["Alessandra"] * 6], "it")
             assert len(text) <= 4096
 
     def test_clip_cuts_lines(self) -> None:
@@ -94,8 +94,8 @@ class TestHandKeyboards:
         seat = m.to_play
         assert seat is not None
         ui = HandUI(selected=("JK#0",), version=123456)
-        text, markup = hand_render.scala40_hand(
-            987654321, seat, m.view(seat), ui, NAMES, "<Gruppo>", "it", 40
+        text, markup = scala40_ui.hand_message(
+            987654321, seat, m.view(seat), ui, "<Gruppo>", "it", 40
         )
         check_keyboard(markup)
         assert "&lt;Gruppo&gt;" in text
@@ -111,8 +111,8 @@ class TestHandKeyboards:
         assert seat is not None
         view = m.view(seat)
         card = str(view.hand[0])
-        ui = HandUI(mode="capture", pending=card)
-        _, markup = hand_render.scopone_hand(1, seat, view, ui, NAMES, "G", "en")
+        ui = HandUI(step=Capture(card))
+        _, markup = scopone_ui.hand_message(1, seat, view, ui, "G", "en")
         assert markup is not None
         check_keyboard(markup)
         options = [a for a in view.legal_actions if str(a.card) == card]
@@ -125,7 +125,7 @@ class TestHandKeyboards:
         seat = m.to_play
         assert seat is not None
         view = replace(m.view(seat), hand=())
-        text, markup = hand_render.scopone_hand(1, seat, view, HandUI(), NAMES, "G", "en")
+        text, markup = scopone_ui.hand_message(1, seat, view, HandUI(), "G", "en")
         assert markup is None and text.startswith("🃏 <b>Scopone</b> · G")
 
 

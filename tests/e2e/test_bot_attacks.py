@@ -5,7 +5,6 @@ answered (or refused) and changes nothing; no request fails at Telegram.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,15 +17,13 @@ from bot_harness import (
     store_started_match,
 )
 from fake_telegram import FakeTelegramServer
+from s40_helpers import position
 
-from bot.core import ui_of
 from bot.hand_ui import context_token
+from bot.matches import ui_of
 from bot.service import Tavolo
 from engine import scala40
 from storage import PlayerResult, Store
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
-from s40_helpers import position
 
 GROUP_A, GROUP_B = -100610, -100620
 ANNA, LUCA, MALLORY, EVE = 1001, 1002, 1003, 1004

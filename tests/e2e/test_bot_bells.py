@@ -4,19 +4,16 @@ deletes what is stale; the player who closes a hand and starts the next is rung 
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 from bot_harness import button_data, running_bot, seat_people, settle, store_started_match
 from fake_telegram import FakeMessage, FakeTelegramServer
+from s40_helpers import position
 
 from bot.service import Tavolo
 from engine import scala40
 from storage import Store
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
-from s40_helpers import position
 
 ANNA, LUCA, GROUP = 1001, 1002, -100630
 PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "it")]

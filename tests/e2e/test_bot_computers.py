@@ -9,7 +9,7 @@ from bot_harness import button_data, running_bot, settle
 from fake_telegram import FakeTelegramServer
 
 from bot.render.cards import card as pretty
-from bot.service import computer_action
+from engine.games import game
 from engine.scala40 import new_match
 
 ANNA = 1001
@@ -47,7 +47,7 @@ async def test_private_match_against_the_computer(
         # The same deal, played by the engine alone: the computer's opening turn, if it had one.
         expected = new_match(players=2, seed=4)
         while expected.to_play == 1:
-            expected.play(computer_action(expected, "facile", 0))
+            expected.play(game("scala40").choose(expected, "facile", 0))
         assert service.engine(record).to_json() == expected.to_json()
         hand = server.message(ANNA, record.seats[0].hand_message_id or 0)
         assert hand is not None and hand.text.startswith("🃏 Scala 40 · la tua partita")
@@ -68,7 +68,7 @@ async def test_private_match_against_the_computer(
         expected.play(discard)
         assert expected.to_play == 1
         while expected.to_play == 1:
-            expected.play(computer_action(expected, "facile", 0))
+            expected.play(game("scala40").choose(expected, "facile", 0))
         record = service.store.get_match(record.id)
         assert service.engine(record).to_json() == expected.to_json()
         assert [m.seat for m in service.store.moves(record.id)][-1] == 1

@@ -44,7 +44,8 @@ SCOPA_PEOPLE = [
     (1203, "Dora", "en"),
     (1204, "Ezio", "it"),
 ]
-PROCESS = Path(__file__).with_name("bot_process.py")
+ROOT = Path(__file__).resolve().parents[2]
+PROCESS = ROOT / "tests" / "support" / "bot_process.py"
 
 
 @pytest.fixture(autouse=True)
@@ -140,11 +141,13 @@ async def start_bot(
     server: FakeTelegramServer, database: Path, log: Any
 ) -> subprocess.Popen[bytes]:
     mark = server.mark()
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     process = subprocess.Popen(
         [sys.executable, str(PROCESS), server.base_url, str(database), server.token],
         stdout=log,
         stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        env=env,
     )
     await server.wait_for(  # it polls (its first getUpdates waits for updates)
         lambda: any(c.seq > mark and c.method == "getUpdates" for c in server.calls), timeout=30
@@ -152,6 +155,7 @@ async def start_bot(
     return process
 
 
+@pytest.mark.slow
 async def test_killed_at_random_points_nothing_is_lost(
     fake_telegram: FakeTelegramServer, tmp_path: Path
 ) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,11 +14,9 @@ from bot_harness import (
     store_started_match,
 )
 from fake_telegram import FakeTelegramServer
+from s40_helpers import position
 
 from engine.scala40 import Options
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
-from s40_helpers import position
 
 GROUP, SUPERGROUP = -100950, -1001000950
 ANNA, LUCA = 1001, 1002

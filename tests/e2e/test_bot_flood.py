@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,12 +24,10 @@ from bot_harness import (
     store_started_match,
 )
 from fake_telegram import FakeMessage, FakeTelegramServer, Press
+from s40_helpers import position
 
 from bot.service import Tavolo
 from engine import scala40, scopone
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
-from s40_helpers import position
 
 GROUP_A, GROUP_B = -100810, -100820
 PEOPLE_A = [(2001, "Gino", "it"), (2002, "Pia", "it")]

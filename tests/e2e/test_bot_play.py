@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,15 +15,12 @@ from bot_harness import (
     store_started_match,
 )
 from fake_telegram import FakeTelegramServer
+from s40_helpers import position
+from scopone_helpers import build_position
 
 from bot.render.cards import card as pretty
 from engine.scala40 import Options, new_match
 from engine.scopone import Options as ScoponeOptions
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
-sys.path.insert(0, str(Path(__file__).parents[1] / "scopone"))
-from s40_helpers import position
-from scopone_helpers import build_position
 
 GROUP = -100900
 PEOPLE = ((1001, "Anna", "it"), (1002, "Luca", "en"), (1003, "Marco", "it"), (1004, "Sara", "it"))

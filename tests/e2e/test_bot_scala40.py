@@ -1,4 +1,4 @@
-"""End to end: a rigged Scala 40 hand played through the buttons (RULES.md S40-3 to S40-8).
+"""End to end: a rigged Scala 40 hand played through the buttons (docs/rules.md S40-3 to S40-8).
 
 The match is stored in a known position; the bot picks it up at start (resume), then two
 simulated players draw, stage melds, are refused an opening of 37 and open with 45 taking the
@@ -7,7 +7,6 @@ discard, attach, swap a joker through the declaration panel, and are refused a d
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,14 +20,12 @@ from bot_harness import (
     store_started_match,
 )
 from fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
+from s40_helpers import position
 
 from bot.i18n import t
 from bot.render.cards import card as pretty
 from bot.service import Tavolo
 from engine.scala40 import Options
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
-from s40_helpers import position
 
 ANNA, LUCA, GROUP = 1001, 1002, -100700
 PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en")]

@@ -1,20 +1,17 @@
-"""End to end: turn timers on an injected clock (RULES.md S40-14.3); nothing waits for real."""
+"""End to end: turn timers on an injected clock (docs/rules.md S40-14.3); nothing waits for real."""
 
 from __future__ import annotations
 
-import sys
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from bot_harness import RIGGED_HANDS, running_bot, seat_people, settle, store_started_match
 from fake_telegram import FakeTelegramServer
-
-from bot.timers import ManualScheduler
-from engine.scala40 import Options
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "scala40"))
+from manual_scheduler import ManualScheduler
 from s40_helpers import position
+
+from engine.scala40 import Options
 
 GROUP, ANNA, LUCA = -100970, 1001, 1002
 

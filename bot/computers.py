@@ -1,0 +1,99 @@
+"""The computer players' turns: each after a short, human-looking pause, thought out of the
+match's lock (a search may take a second, and presses in the match must not wait for it)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+from bot.matches import Matches
+from bot.moves import Moves
+from engine.games import GameMatch
+from storage import MatchRecord
+
+log = logging.getLogger(__name__)
+
+COMPUTER_PAUSE = 1.2
+"""Seconds a computer seat waits before its move, so the table reads like a game."""
+
+
+class Computers:
+    """Plays the seats the bot plays (computer players, and players who left in Scopone)."""
+
+    def __init__(self, matches: Matches, moves: Moves) -> None:
+        self.matches = matches
+        self.store = matches.store
+        self.moves = moves
+        self.pause = COMPUTER_PAUSE
+        self.closing = False
+        self._driving: set[int] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def follow(self, record: MatchRecord, match: GameMatch, timing: bool) -> None:
+        """After a move: play on when the seat to play is the bot's."""
+        seat = match.to_play
+        if seat is not None and self.matches.is_computer(record, match, seat):
+            self.drive(record.id)
+
+    def drive(self, match_id: int) -> None:
+        """Play the computer seats' turns of a match, until a person is to play."""
+        if match_id not in self._driving and not self.closing:
+            self._driving.add(match_id)
+            self._spawn(self._turns(match_id))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(self._guarded(work))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    async def _guarded(work: Coroutine[Any, Any, None]) -> None:
+        try:
+            await work
+        except Exception:
+            log.exception("a computer turn failed")
+
+    async def _turns(self, match_id: int) -> None:
+        """Think without the match's lock, then move if nobody moved meanwhile."""
+        try:
+            while True:
+                await asyncio.sleep(self.pause)
+                record = self.store.get_match(match_id)
+                if record.status != "playing":
+                    return
+                match = self.matches.engine(record)
+                seat = match.to_play
+                if seat is None or not self.matches.is_computer(record, match, seat):
+                    return
+                level = record.seats[seat].computer_level or "facile"
+                seed = (record.seed + record.version) % 2**32  # reproducible per position
+                # The search runs off the event loop, on a private copy of the position.
+                private = self.store.load_engine_match(record)
+                spec = self.matches.spec(record)
+                action = await asyncio.to_thread(spec.choose, private, level, seed)
+                async with self.matches.lock(match_id):
+                    current = self.store.get_match(match_id)
+                    if current.version == record.version:
+                        await self.moves.move(current, seat, str(action), "it")
+        finally:
+            self._driving.discard(match_id)
+
+    @property
+    def busy(self) -> bool:
+        """Whether a computer turn is in progress."""
+        return bool(self._tasks)
+
+    async def settle(self) -> None:
+        """Wait for the computer turns in progress (tests)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop: no more computer moves."""
+        self.closing = True
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

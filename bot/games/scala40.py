@@ -1,0 +1,563 @@
+"""Scala 40 in the bot: the table, the private hand and the presses on it (docs/rules.md S40).
+
+Pure translation between buttons and engine actions, no rules: the engine decides whether an
+action is legal, and its refusal is shown in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.answer import Answer, engine_error
+from bot.callbacks import button_index
+from bot.delivery import Rendered
+from bot.games.base import HandPress
+from bot.hand_ui import (
+    FREED,
+    TOP,
+    Attach,
+    Declare,
+    HandUI,
+    Op,
+    Swap,
+    attach_action,
+    cleared,
+    declare_first_joker,
+    display,
+    meld_action,
+    move_selected_first,
+    open_action,
+    staged_tokens,
+    toggle,
+    tokens,
+)
+from bot.i18n import error_text, t
+from bot.render import cards as show
+from bot.render.hand import HandKeys, rows
+from bot.render.length import clip
+from bot.render.table import (
+    RECENT_MOVES,
+    deadline_text,
+    header,
+    name_of,
+    side_name,
+)
+from engine import scala40
+from engine.errors import IllegalAction, InvalidMeld
+from engine.games import GameMatch
+from engine.scala40.actions import parse_action
+from engine.scala40.hints import action_joker_choices, meld_joker_choices
+from storage import MatchRecord
+
+# --- the table -------------------------------------------------------------------------------
+
+
+def move_line(lang: str, names: list[str], seat: int, text: str) -> str:
+    """One line for a move of the public history ("Anna apre con 57")."""
+    who = name_of(names, seat)
+    action = parse_action(text)
+    kind = action.kind
+    if kind == "take" and action.use is not None:
+        return t(lang, "move.take", name=who, use=_use_text(lang, action.use))
+    if kind in ("open", "meld", "attach"):
+        return t(lang, f"move.{kind}", name=who, **_meld_fields(action))
+    if kind == "swap" and action.use is not None:
+        return t(lang, "move.swap", name=who, number=action.target, card=show.card(action.card))
+    if kind == "discard":
+        return t(lang, "move.discard", name=who, card=show.card(action.card))
+    return t(lang, f"move.{kind}", name=who)
+
+
+def _meld_fields(action: scala40.Action) -> dict[str, Any]:
+    cards = [token for meld in action.melds for token in meld]
+    points = 0
+    if action.kind == "open":
+        points = sum(scala40.meld_value(list(meld)) for meld in action.melds)
+    return {"cards": show.cards(cards), "number": action.target, "points": points}
+
+
+def _use_text(lang: str, use: scala40.Action) -> str:
+    return t(lang, f"move.use_{use.kind}", **_meld_fields(use))
+
+
+def table_text(
+    view: scala40.View, names: list[str], lang: str, deadline: datetime | None = None
+) -> str:
+    """The table: seats, melds, discard pile, stock, scores, turn, recent moves."""
+    lines = [header(lang, "scala40", view.hand_number, names, view.dealer)]
+    lines += _seats(view, names, lang)
+    lines.append("")
+    lines += _melds(view, names, lang)
+    top = show.card(view.discard_top) if view.discard_top else "—"
+    lines.append(t(lang, "table.piles", card=top, count=view.discard_size, stock=view.stock_size))
+    lines.append(_scores(view, names, lang))
+    if view.to_play is not None and view.result is None:
+        lines.append(
+            t(lang, "table.turn", name=name_of(names, view.to_play)) + deadline_text(lang, deadline)
+        )
+    recent = view.history[-RECENT_MOVES:]
+    if recent:
+        lines.append("")
+        lines += ["· " + move_line(lang, names, seat, text) for seat, text in recent]
+    return clip("\n".join(lines))
+
+
+def _seats(view: scala40.View, names: list[str], lang: str) -> list[str]:
+    order = sorted(range(view.players), key=lambda s: (s - view.dealer - 1) % view.players)
+    out: list[str] = []
+    for seat in order:
+        marker = "👉" if seat == view.to_play else "▫️"
+        status = view.status[seat]
+        extra = ""
+        if status != "in":
+            extra = t(lang, f"table.status_{status}")
+        elif view.opened[seat]:
+            extra = t(lang, "table.opened")
+        out.append(
+            t(
+                lang,
+                "table.seat",
+                marker=marker,
+                name=name_of(names, seat),
+                cards=view.hand_sizes[seat],
+                extra=extra,
+            )
+        )
+    return out
+
+
+def _melds(view: scala40.View, names: list[str], lang: str) -> list[str]:
+    if not view.melds:
+        return [t(lang, "table.no_melds")]
+    out: list[str] = [t(lang, "table.melds")]
+    for meld in view.melds:
+        out.append(
+            t(
+                lang,
+                "table.meld",
+                number=meld.number,
+                cards=show.meld(meld.cards, meld.jokers),
+                owner=name_of(names, meld.owner),
+            )
+        )
+    return out
+
+
+def _scores(view: scala40.View, names: list[str], lang: str) -> str:
+    parts = [
+        f"{side_name(names, view.sides, side)} {score}" for side, score in enumerate(view.scores)
+    ]
+    if view.format == "points":
+        return t(lang, "table.scores_limit", scores=" · ".join(parts), limit=view.limit)
+    wins = [
+        f"{side_name(names, view.sides, side)} {won}" for side, won in enumerate(view.hands_won)
+    ]
+    return t(lang, "table.scores_hands", scores=" · ".join(parts), wins=" · ".join(wins))
+
+
+def hand_result_text(result: scala40.HandResult, names: list[str], lang: str) -> str:
+    """The end of a hand: every player's remaining cards and points (S40-15)."""
+    if result.annulled:
+        return t(lang, "hand.annulled", hand=result.hand_number)
+    closer = name_of(names, result.closer) if result.closer is not None else "—"
+    key = "hand.closed_in_mano" if result.in_mano else "hand.closed"
+    lines = [t(lang, key, hand=result.hand_number, name=closer)]
+    for seat, points in enumerate(result.points):
+        if points is None:
+            continue
+        hand = show.cards(result.cards[seat]) if result.cards[seat] else "—"
+        lines.append(t(lang, "hand.line", name=name_of(names, seat), cards=hand, points=points))
+    totals = " · ".join(str(v) for v in result.totals)
+    lines.append(t(lang, "hand.totals", totals=totals))
+    return clip("\n".join(lines))
+
+
+# --- the hand --------------------------------------------------------------------------------
+
+
+def staged_total(ui: HandUI, top: str | None) -> int | None:
+    """The total value of the staged melds, or None if one is not a valid meld."""
+    try:
+        return sum(scala40.meld_value(meld) for meld in staged_tokens(ui, top))
+    except InvalidMeld:
+        return None
+
+
+def hand_message(
+    match_id: int,
+    seat: int,
+    view: scala40.View,
+    ui: HandUI,
+    group: str,
+    lang: str,
+    threshold: int,
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The hand message of ``seat``: cards as buttons, then the actions.
+
+    Between the player's own turns the message does not change when others move (so a turn
+    costs few Bot API calls): it shows the draw-phase keys, the discard as ``⤴`` and the staged
+    melds; the bell of the player's turn says what the discard is. After drawing it shows the
+    play-phase keys, the piles and the melds on the table.
+    """
+    keys = HandKeys(match_id, seat, ui, lang, view.hand)
+    running = view.result is None and view.phase in ("draw", "play")
+    playing = running and view.to_play == seat and view.phase == "play"
+    shown = display(view.hand, ui)
+    card_buttons = []
+    if running and not playing:
+        mark = "✓" if TOP in ui.selected else ""
+        card_buttons.append(keys.button(mark + keys.label("btn.top"), Op.TOGGLE, TOP))
+    if isinstance(ui.step, Swap):
+        mark = "✓" if FREED in ui.selected else ""
+        card_buttons.append(keys.button(mark + "🃏", Op.TOGGLE, FREED))
+    for key, face in shown:
+        mark = "✓" if key in ui.selected else ""
+        card_buttons.append(keys.button(mark + show.card(face), Op.TOGGLE, key.replace("#", ".")))
+    keyboard = rows(card_buttons)
+    keyboard += _actions(keys, view, ui, running, playing)
+    text = _hand_text(view, ui, group, lang, threshold, running, playing)
+    return text, InlineKeyboardMarkup(keyboard)
+
+
+def _hand_text(
+    view: scala40.View,
+    ui: HandUI,
+    group: str,
+    lang: str,
+    threshold: int,
+    running: bool,
+    playing: bool,
+) -> str:
+    lines = [t(lang, "hand.title", game=t(lang, "game.scala40"), group=group)]
+    top = view.discard_top
+    if not running:
+        lines.append(t(lang, "hand.over"))
+    elif not playing:
+        lines.append(t(lang, "hand.idle"))
+    else:
+        key = "hand.play" if view.opened[view.seat] else "hand.play_not_open"
+        lines.append(t(lang, key, threshold=threshold))
+        top_text = show.card(top) if top else "—"
+        lines.append(t(lang, "hand.piles", card=top_text, stock=view.stock_size))
+        if view.melds:
+            melds = " · ".join(f"{m.number}) {show.meld(m.cards, m.jokers)}" for m in view.melds)
+            lines.append(t(lang, "hand.melds", melds=melds))
+    if ui.staged:
+        staged = " | ".join(show.cards(m) for m in staged_tokens(ui, top))
+        total = staged_total(ui, top)
+        lines.append(
+            t(lang, "hand.staged", melds=staged, total=total if total is not None else "?")
+        )
+    if view.partner_hand is not None:
+        lines.append(t(lang, "hand.partner", cards=show.cards(view.partner_hand)))
+    if isinstance(ui.step, Attach):
+        lines.append(t(lang, "hand.pick_meld"))
+    elif isinstance(ui.step, Declare):
+        lines.append(t(lang, "hand.pick_joker"))
+    elif isinstance(ui.step, Swap):
+        lines.append(t(lang, "hand.swap", number=ui.step.meld))
+    return clip("\n".join(lines))
+
+
+def _actions(
+    keys: HandKeys, view: scala40.View, ui: HandUI, running: bool, playing: bool
+) -> list[list[InlineKeyboardButton]]:
+    if isinstance(ui.step, Attach):
+        numbers = [
+            keys.button(keys.label("btn.meld_number", number=m.number), Op.ATTACH_TO, m.number)
+            for m in view.melds
+        ]
+        return [*rows(numbers), [keys.button(keys.label("btn.cancel"), Op.CLEAR)]]
+    if isinstance(ui.step, Declare):
+        choices = [keys.button(show.card(face), Op.DECLARE, face) for face in ui.step.choices]
+        return [*rows(choices), [keys.button(keys.label("btn.cancel"), Op.CLEAR)]]
+    out: list[list[InlineKeyboardButton]] = []
+    if running:
+        out += _turn_rows(keys, view, ui, playing)
+    selected = len(ui.selected)
+    tools = [
+        keys.button(keys.label("btn.sort_suit"), Op.SORT_SUIT),
+        keys.button(keys.label("btn.sort_rank"), Op.SORT_RANK),
+    ]
+    if selected:
+        tools.append(keys.button(keys.label("btn.move"), Op.MOVE_LEFT))
+    if selected or ui.step is not None:
+        tools.append(keys.button(keys.label("btn.clear"), Op.CLEAR))
+    if running:
+        tools.append(keys.button(keys.label("btn.hint"), Op.HINT))
+    out.append(tools)
+    return [row for row in out if row]
+
+
+def _turn_rows(
+    keys: HandKeys, view: scala40.View, ui: HandUI, playing: bool
+) -> list[list[InlineKeyboardButton]]:
+    """The draw-phase keys (also shown while waiting) or the play-phase keys."""
+    selected = len(ui.selected)
+    opened = view.opened[view.seat]
+    swapping = isinstance(ui.step, Swap)
+    row: list[InlineKeyboardButton] = []
+    if not playing:
+        row.append(keys.button(keys.label("btn.draw"), Op.DRAW))
+    can_lay = playing or TOP in ui.selected
+    if selected and can_lay and (opened or swapping):
+        row += [
+            keys.button(keys.label("btn.meld"), Op.MELD),
+            keys.button(keys.label("btn.attach"), Op.ATTACH),
+        ]
+    if selected and not opened:
+        row.append(keys.button(keys.label("btn.stage"), Op.STAGE))
+    actions: list[InlineKeyboardButton] = []
+    if ui.staged and not opened:
+        total = staged_total(ui, view.discard_top)
+        label = keys.label("btn.open", total=total if total is not None else "?")
+        actions += [keys.button(label, Op.OPEN), keys.button(keys.label("btn.unstage"), Op.UNSTAGE)]
+    if playing and selected == 1 and ui.selected[0] not in (TOP, FREED):
+        face = ui.selected[0].split("#")[0]
+        label = keys.label("btn.discard", card=show.card(face))
+        actions.append(keys.button(label, Op.DISCARD, ui.selected[0].replace("#", ".")))
+        if opened and not swapping:
+            actions.append(keys.button(keys.label("btn.swap"), Op.SWAP))
+    return [row, actions]
+
+
+# --- presses ---------------------------------------------------------------------------------
+
+
+async def press(p: HandPress) -> Answer:
+    """A press on the hand: a UI change, or a move (checked by the engine)."""
+    match = p.match
+    assert isinstance(match, scala40.Match)
+    seat, ui, lang = p.seat, p.ui, p.lang
+    view = match.view(seat)
+    my_turn = match.to_play == seat
+    playing = my_turn and view.phase == "play"
+    # The discard is selectable except while playing after the draw (the keyboard shows it).
+    running = view.result is None and view.phase in ("draw", "play")
+    top = view.discard_top if running and not playing else None
+    shown = display(view.hand, ui)
+    op = p.op
+    if op == Op.TOGGLE:
+        key = p.arg.replace(".", "#")
+        valid = {k for k, _ in shown}
+        if top is not None:
+            valid.add(TOP)
+        if isinstance(ui.step, Swap):
+            valid.add(FREED)
+        if key not in valid:
+            return Answer(t(lang, "ans.stale"))
+        await p.set_ui(toggle(ui, key))
+        return Answer()
+    if op in (Op.SORT_SUIT, Op.SORT_RANK):
+        await p.set_ui(replace(ui, sort="suit" if op == Op.SORT_SUIT else "rank"))
+        return Answer()
+    if op == Op.MOVE_LEFT:
+        await p.set_ui(move_selected_first(ui, shown))
+        return Answer()
+    if op == Op.CLEAR:
+        await p.set_ui(cleared(ui))
+        return Answer()
+    if op == Op.UNSTAGE:  # staging is the player's own business, in turn or not
+        await p.set_ui(replace(ui, staged=(), selected=()))
+        return Answer()
+    if op == Op.STAGE and ui.selected:
+        return await _stage(p, top)
+    if not my_turn:
+        return Answer(t(lang, "ans.not_your_turn"))
+    return await _turn_press(p, match, top)
+
+
+async def _turn_press(p: HandPress, match: scala40.Match, top: str | None) -> Answer:
+    ui, lang, op = p.ui, p.lang, p.op
+    if op == Op.DRAW:
+        return await p.move("draw", cleared(ui))
+    if op == Op.HINT:
+        return await _hint(p, match)
+    if op == Op.OPEN:
+        return await _try_move(p, match, open_action(ui, top))
+    if op == Op.DECLARE:
+        return await _declare(p, match)
+    if not ui.selected:
+        return Answer(t(lang, "ans.select_cards"))
+    if op == Op.MELD:
+        return await _try_move(p, match, meld_action(ui, top))
+    if op == Op.ATTACH:
+        swap = ui.step if isinstance(ui.step, Swap) else None
+        await p.set_ui(replace(ui, step=Attach(swap)))
+        return Answer()
+    number = button_index(p.arg)
+    if op == Op.ATTACH_TO and number is not None:
+        return await _try_move(p, match, attach_action(ui, top, number))
+    if op == Op.STAGE:
+        return await _stage(p, top)
+    if op == Op.DISCARD and len(ui.selected) == 1:
+        if p.arg and p.arg.replace(".", "#") != ui.selected[0]:
+            return Answer(t(lang, "ans.stale"))  # the button names another card
+        return await p.move(f"discard {tokens(ui, top)[0]}", cleared(ui))
+    if op == Op.SWAP and len(ui.selected) == 1:
+        return await _swap_target(p, match, tokens(ui, top)[0])
+    return Answer(t(lang, "ans.select_one"))
+
+
+async def _declare(p: HandPress, match: scala40.Match) -> Answer:
+    """A joker's declaration from the panel: completes the staged meld or the move."""
+    step = p.ui.step
+    if not isinstance(step, Declare) or p.arg not in step.choices:
+        return Answer(t(p.lang, "ans.stale"))  # not one of the choices offered
+    if step.stage:
+        staged_meld = tuple(declare_first_joker(" ".join(step.stage), p.arg).split())
+        await p.set_ui(replace(cleared(p.ui), staged=(*p.ui.staged, staged_meld)))
+        return Answer()
+    return await _try_move(p, match, declare_first_joker(step.action, p.arg))
+
+
+async def _stage(p: HandPress, top: str | None) -> Answer:
+    ui, lang = p.ui, p.lang
+    meld = tuple(TOP if key == TOP else key.split("#")[0] for key in ui.selected)
+    cards = [top or "" if token == TOP else token for token in meld]
+    try:
+        scala40.meld_value(cards)
+    except InvalidMeld as error:
+        if error.code in ("joker-ambiguous", "joker-undeclared"):
+            choices = meld_joker_choices(cards)
+            if choices:
+                await p.set_ui(replace(ui, step=Declare(tuple(choices), stage=meld)))
+                return Answer(engine_error(lang, error))
+        return Answer(engine_error(lang, error), alert=True)
+    await p.set_ui(replace(cleared(ui), staged=(*ui.staged, meld)))
+    return Answer()
+
+
+async def _swap_target(p: HandPress, match: scala40.Match, card: str) -> Answer:
+    for meld in match.view(p.seat).melds:
+        if card in meld.jokers.values():
+            await p.set_ui(replace(p.ui, step=Swap(meld.number, card), selected=(FREED,)))
+            return Answer()
+    return Answer(error_text(p.lang, "no-joker"), alert=True)
+
+
+async def _hint(p: HandPress, match: scala40.Match) -> Answer:
+    actions = match.legal_actions()
+    opening = next(
+        (
+            a
+            for a in actions
+            if a.kind == "open" or (a.kind == "take" and a.use and a.use.kind == "open")
+        ),
+        None,
+    )
+    lang = p.lang
+    if opening is not None:
+        use = opening.use if opening.kind == "take" and opening.use else opening
+        top = match.view(p.seat).discard_top if opening.kind == "take" else None
+        await p.set_ui(replace(cleared(p.ui), staged=mark_top(use.melds, top)))
+        total = sum(scala40.meld_value(list(m)) for m in use.melds)
+        return Answer(t(lang, "ans.hint_open", total=total))
+    plays = [a for a in actions if a.kind in ("meld", "attach")]
+    if plays:
+        return Answer(t(lang, "ans.hint_play", action=str(plays[0])))
+    if not match.opened[p.seat]:
+        best = scala40.best_opening(match.view(p.seat).hand, match.options.opening_points)
+        return Answer(t(lang, "ans.hint_none", total=best.total))
+    return Answer(t(lang, "ans.hint_nothing"))
+
+
+async def _try_move(p: HandPress, match: scala40.Match, action: str) -> Answer:
+    """A move that may need a joker declaration first (the declaration panel)."""
+    try:
+        match.copy().play(action, seat=p.seat)
+    except IllegalAction as error:
+        if error.code in ("joker-ambiguous", "joker-undeclared"):
+            choices = action_joker_choices(match, action, p.seat)
+            if choices:
+                await p.set_ui(replace(p.ui, step=Declare(tuple(choices), action=action)))
+                return Answer(engine_error(p.lang, error))
+        return Answer(engine_error(p.lang, error), alert=True)
+    keep_staged = action.split()[0] not in ("open", "take")
+    return await p.move(action, cleared(p.ui, keep_staged=keep_staged))
+
+
+def mark_top(melds: tuple[tuple[str, ...], ...], top: str | None) -> tuple[tuple[str, ...], ...]:
+    """Staged melds with the discard pile's top (used once, by ``take open``) marked as ``^``."""
+    out = []
+    for meld in melds:
+        cards = list(meld)
+        if top is not None and top in cards:
+            cards[cards.index(top)] = TOP
+            top = None
+        out.append(tuple(cards))
+    return tuple(out)
+
+
+# --- the game's UI -------------------------------------------------------------------------
+
+
+class Scala40UI:
+    """Scala 40's :class:`~bot.games.base.GameUI`."""
+
+    def table(
+        self, match: GameMatch, names: list[str], lang: str, deadline: datetime | None
+    ) -> str:
+        """The group's table message."""
+        return table_text(match.view(0), names, lang, deadline)
+
+    def hand(
+        self,
+        match_id: int,
+        seat: int,
+        match: GameMatch,
+        ui: HandUI,
+        names: list[str],
+        group: str,
+        lang: str,
+    ) -> Rendered:
+        """The seat's private hand message."""
+        assert isinstance(match, scala40.Match)
+        threshold = match.options.opening_points
+        return hand_message(match_id, seat, match.view(seat), ui, group, lang, threshold)
+
+    def turn_facts(self, match: GameMatch, seat: int, lang: str) -> str:
+        """The discard pile's top and the stock, for the turn bell."""
+        view = match.view(seat)
+        top = show.card(view.discard_top) if view.discard_top else "—"
+        return t(lang, "hand.piles", card=top, stock=view.stock_size)
+
+    def hand_result(self, match: GameMatch, names: list[str], lang: str) -> str:
+        """Everyone's cards and points at the end of the hand (S40-15)."""
+        assert isinstance(match, scala40.Match)
+        last = match.last_hand
+        return "" if last is None else hand_result_text(last, names, lang)
+
+    def press(self, press_: HandPress) -> Awaitable[Answer]:
+        """A press on the hand."""
+        return press(press_)
+
+    def touched_hands(self, match: GameMatch, mover: int) -> list[int]:
+        """The mover's hand, and with open hands for partners the partner's (S40-12.5)."""
+        assert isinstance(match, scala40.Match)
+        if match.options.open_hands_for_partners:
+            return [mover, (mover + 2) % 4]
+        return [mover]
+
+    def lobby_lines(self, record: MatchRecord, lang: str) -> list[str]:
+        """The pairs, when the match is played in pairs."""
+        if not record.options.get("pairs") or len(record.seats) != 4:
+            return []
+        names = [s.name for s in record.seats]
+        return [t(lang, "lobby.pairs", a=f"{names[0]} + {names[2]}", b=f"{names[1]} + {names[3]}")]
+
+    def has_partners(self, options: dict[str, Any]) -> bool:
+        """Whether the match is played in pairs (Option ``pairs``, S40-1.2)."""
+        return bool(options.get("pairs"))
+
+    def headline_option(self, options: dict[str, Any]) -> str:
+        """The points limit."""
+        return "limit"
+
+
+UI = Scala40UI()

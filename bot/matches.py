@@ -1,0 +1,94 @@
+"""The stored matches as the bot uses them: their engines (cached per version), their locks."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.hand_ui import HandUI, decode_step, encode_step
+from engine.games import GameMatch, GameSpec, game
+from storage import MatchNotFound, MatchRecord, SeatRecord, Store
+
+
+class Matches:
+    """Access to the stored matches; nothing here lives only in memory but caches."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._engines: dict[int, tuple[int, GameMatch]] = {}
+
+    def lock(self, match_id: int) -> asyncio.Lock:
+        """The per-match lock that serialises moves in this process."""
+        return self._locks.setdefault(match_id, asyncio.Lock())
+
+    def get(self, match_id: int) -> MatchRecord:
+        """The stored match (MatchNotFound if there is none)."""
+        return self.store.get_match(match_id)
+
+    def record_or_none(self, match_id: int) -> MatchRecord | None:
+        """The stored match, or None when there is no such match (a forged button)."""
+        try:
+            return self.store.get_match(match_id)
+        except MatchNotFound:
+            return None
+
+    def engine(self, record: MatchRecord) -> GameMatch:
+        """The engine match of a record (cached per version)."""
+        cached = self._engines.get(record.id)
+        if cached is not None and cached[0] == record.version:
+            return cached[1]
+        match = self.store.load_engine_match(record)
+        self._engines[record.id] = (record.version, match)
+        return match
+
+    def keep(self, match_id: int, version: int, match: GameMatch) -> None:
+        """Cache the engine of a version just committed."""
+        self._engines[match_id] = (version, match)
+
+    def forget(self, match_id: int) -> None:
+        """Drop the cached engine (after a failed commit it may be ahead of the store)."""
+        self._engines.pop(match_id, None)
+
+    @staticmethod
+    def spec(record: MatchRecord) -> GameSpec:
+        """The game of a match."""
+        return game(record.game)
+
+    @staticmethod
+    def names(record: MatchRecord) -> list[str]:
+        """Seat display names, in seat order."""
+        return [seat.name for seat in record.seats]
+
+    @staticmethod
+    def is_computer(record: MatchRecord, match: GameMatch, seat: int) -> bool:
+        """A seat the bot plays: a computer player, or one whose player left (Scopone)."""
+        return record.seats[seat].is_computer or seat in match.computer_seats
+
+
+def ui_of(seat: SeatRecord) -> HandUI:
+    """The stored seat UI as the bot's :class:`HandUI` (its step decoded)."""
+    ui = seat.ui
+    return HandUI(
+        selected=tuple(ui.selected),
+        staged=tuple(tuple(m) for m in ui.staged),
+        order=tuple(ui.order or ()),
+        sort=ui.sort,
+        step=decode_step(ui.mode, ui.pending),
+        version=ui.version,
+    )
+
+
+def save_ui(store: Store, match_id: int, seat: int, ui: HandUI) -> None:
+    """Store a seat's new UI state (based on ``ui.version``; a racing writer is refused)."""
+    mode, pending = encode_step(ui.step)
+    store.update_seat_ui(
+        match_id,
+        seat,
+        ui.version,
+        selected=list(ui.selected),
+        staged=[list(m) for m in ui.staged],
+        order=list(ui.order) or None,
+        sort=ui.sort,
+        mode=mode,
+        pending=pending,
+    )

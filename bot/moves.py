@@ -1,0 +1,155 @@
+"""Moves: play an action on the engine, commit it, then show it. One path for every move.
+
+The caller holds the match's lock. The engine decides (a refusal changes nothing and is answered
+in words); the store commits the move with the new snapshot, the turn's deadline and, at the
+end, the results, in one transaction, and refuses a racing writer; only then is the press
+answered and what the move shows scheduled (:class:`bot.shows.Shows`); the followers (the turn
+timers, the computer players) hear of it last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.answer import Answer, engine_error
+from bot.games import ui_for
+from bot.hand_ui import HandUI, cleared
+from bot.i18n import t
+from bot.matches import Matches, save_ui, ui_of
+from bot.shows import Shows
+from engine.errors import IllegalAction
+from engine.games import GameMatch
+from storage import MatchRecord, PlayerResult, StaleVersion
+
+Follower = Callable[[MatchRecord, GameMatch, bool], None]
+"""Told of every committed move: the stored match, its engine, whether a new turn started."""
+
+
+class Moves:
+    """The move runner."""
+
+    def __init__(self, matches: Matches, shows: Shows, clock: Callable[[], datetime]) -> None:
+        self.matches = matches
+        self.store = matches.store
+        self.shows = shows
+        self.clock = clock
+        self.followers: list[Follower] = []
+
+    async def move(
+        self,
+        record: MatchRecord,
+        seat: int | None,
+        action: str,
+        lang: str,
+        ui_after: HandUI | None = None,
+    ) -> Answer:
+        """Play ``action`` for ``seat``, commit it, then show it (``ui_after``: the seat's UI
+        state the move leaves). The caller holds the lock."""
+        match = self.matches.engine(record)
+        before_to_play, before_hand = match.to_play, match.hand_number
+        try:
+            applied = match.play(action, seat=seat)
+        except IllegalAction as error:
+            return Answer(engine_error(lang, error), alert=error.code != "not-your-turn")
+        new_hand = match.hand_number != before_hand
+        turn_starts = not match.is_over and (match.to_play != before_to_play or new_hand)
+        timing: dict[str, Any] = {}
+        if turn_starts:
+            deadline, deadline_seat = self.next_deadline(record, match)
+            timing = {"deadline": deadline, "deadline_seat": deadline_seat}
+        try:
+            version = self.store.commit_move(
+                record.id,
+                record.version,
+                seat,
+                str(applied),
+                match.to_json(),
+                turn_starts=turn_starts,
+                **self._ending(record, match),
+                **timing,
+            )
+        except StaleVersion:
+            self.matches.forget(record.id)
+            return Answer(t(lang, "ans.stale"))
+        except BaseException:
+            self.matches.forget(record.id)  # the cached engine is ahead of the store now
+            raise
+        self.matches.keep(record.id, version, match)
+        if ui_after is not None and seat is not None:
+            save_ui(self.store, record.id, seat, ui_after)
+        record = self.store.get_match(record.id)
+        self._show(record, match, seat, new_hand, quiet=not turn_starts and not match.is_over)
+        for follower in self.followers:
+            follower(record, match, bool(timing) or match.is_over)
+        return Answer()
+
+    def _ending(self, record: MatchRecord, match: GameMatch) -> dict[str, Any]:
+        """The status and the results a move that ends the match commits with it."""
+        outcome = match.outcome
+        if outcome is None:
+            return {}
+        if outcome.stopped:
+            return {"status": "stopped"}
+        results = [
+            PlayerResult(
+                s.seat,
+                s.user_id,
+                s.name,
+                s.is_computer,
+                outcome.mp[s.seat],
+                outcome.vp[s.seat],
+                s.seat in outcome.winners,
+                outcome.hands_won[s.seat],
+            )
+            for s in record.seats
+        ]
+        return {"status": "finished", "results": results}
+
+    def _show(
+        self,
+        record: MatchRecord,
+        match: GameMatch,
+        mover: int | None,
+        new_hand: bool,
+        quiet: bool,
+    ) -> None:
+        """Schedule what a committed move shows: the table, the hands that changed, the end of
+        a hand or match in the group, the bells. A move within a turn is ``quiet``: its table
+        edit waits a little longer, so the move that ends the turn often joins it."""
+        self.shows.table(record.id, quiet)
+        if new_hand or match.is_over:
+            seats = list(range(len(record.seats)))
+            if new_hand and not match.is_over:
+                self._clear_hands(record)
+        else:
+            # Other hands do not show others' moves: only the mover's hand changes (and, with
+            # open hands for partners, the partner's, which shows it).
+            seats = [] if mover is None else ui_for(record.game).touched_hands(match, mover)
+        for seat in seats:
+            self.shows.hand(record.id, seat)
+        self.shows.summaries(record, match, new_hand)
+        if match.is_over:
+            self.matches.forget(record.id)  # a finished match is never played again
+            self.shows.panels.pop(record.id, None)
+        self.shows.ring(record.id)
+
+    def _clear_hands(self, record: MatchRecord) -> None:
+        """A new deal: every player's selection, staged melds and pending step go."""
+        for seat in record.seats:
+            ui = ui_of(seat)
+            if seat.user_id is not None and (ui.selected or ui.staged or ui.step is not None):
+                save_ui(self.store, record.id, seat.seat, cleared(ui, keep_staged=False))
+
+    def next_deadline(
+        self, record: MatchRecord, match: GameMatch
+    ) -> tuple[datetime | None, int | None]:
+        """The deadline of the turn starting now, or None (no timer, a computer, the end)."""
+        seconds = int(record.options.get("turn_seconds", 0) or 0)
+        seat = match.to_play
+        if not seconds or seat is None or match.is_over:
+            return None, None
+        if self.matches.is_computer(record, match, seat):
+            return None, None
+        return self.clock() + timedelta(seconds=seconds), seat

@@ -1,0 +1,73 @@
+"""Who is who: the languages of people and groups, group titles, admins and members."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Bot
+from telegram.error import TelegramError
+
+from bot.i18n import language_for, t
+from storage import Store
+
+log = logging.getLogger(__name__)
+
+ADMINS = ("creator", "administrator")
+MEMBERS = (*ADMINS, "member", "restricted")
+
+
+class People:
+    """Languages and titles from the store; membership and powers asked of Telegram."""
+
+    def __init__(self, store: Store, bot: Bot) -> None:
+        self.store = store
+        self.bot = bot
+        self.titles: dict[int, str] = {}
+
+    def user_lang(self, user_id: int, code: str | None = None) -> str:
+        """A user's language: chosen with /language, else from Telegram's language code."""
+        user = self.store.get_user(user_id)
+        if user is not None and user.language:
+            return user.language
+        return language_for(
+            code if user is None or user.language_code is None else user.language_code
+        )
+
+    def group_lang(self, chat_id: int) -> str:
+        """The group's language (set with /language; Italian by default); in a private chat,
+        where a player plays against the computer, the player's own."""
+        if chat_id > 0:
+            return self.user_lang(chat_id)
+        return self.store.chat_settings(chat_id).language or "it"
+
+    def group_title(self, chat_id: int) -> str:
+        """The group's title for labelling hands (remembered from updates)."""
+        if chat_id > 0:
+            return t(self.user_lang(chat_id), "private.title")
+        return self.titles.get(chat_id) or self.store.chat_settings(chat_id).title or str(chat_id)
+
+    def deep_link(self, match_id: int) -> str:
+        """``t.me/<bot>?start=j<match>``: opens the private chat and joins the match."""
+        return f"https://t.me/{self.bot.username}?start=j{match_id}"
+
+    async def is_admin(self, chat_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` administers the group ``chat_id`` (asked of Telegram there)."""
+        return await self._status(chat_id, user_id) in ADMINS
+
+    async def is_member(self, chat_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` is in the group ``chat_id`` (a private chat: is its user)."""
+        if chat_id > 0:
+            return chat_id == user_id
+        return await self._status(chat_id, user_id) in MEMBERS
+
+    async def _status(self, chat_id: int, user_id: int) -> str:
+        if chat_id > 0:
+            return ""
+        try:
+            member = await self.bot.get_chat_member(chat_id, user_id)
+        except TelegramError as error:
+            log.info("membership of %s in %s unknown: %s", user_id, chat_id, error)
+            return ""
+        if member.status == "restricted" and not getattr(member, "is_member", False):
+            return "left"
+        return str(member.status)

@@ -1,0 +1,94 @@
+"""The lobby message: the seats, the options, and the buttons to join, add computers, start."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callbacks
+from bot.callbacks import LobbyOp
+from bot.delivery import Rendered
+from bot.games import ui_for
+from bot.i18n import Html, html_lines, t
+from bot.options_ui import value_text
+from engine.games import game
+from storage import MatchRecord
+
+
+def lobby_view(record: MatchRecord, lang: str, options_panel: bool = False) -> Rendered:
+    """The lobby message and its buttons (or the options panel)."""
+    if options_panel:
+        return _options_panel(record, lang)
+    spec, ui = game(record.game), ui_for(record.game)
+    low, high = spec.seats
+    creator = next((s.name for s in record.seats if s.user_id == record.creator_id), None)
+    lines: list[str] = [t(lang, "lobby.title", game=t(lang, f"game.{record.game}"))]
+    if creator:
+        lines.append(t(lang, "lobby.creator", name=creator))
+    lines.append(t(lang, "lobby.players", count=len(record.seats), min=low, max=high))
+    if record.seats:
+        lines += [
+            t(lang, "lobby.seat", position=i + 1, name=s.name) for i, s in enumerate(record.seats)
+        ]
+    else:
+        lines.append(t(lang, "lobby.nobody"))
+    lines += ui.lobby_lines(record, lang)
+    lines.append(t(lang, "lobby.options", summary=options_summary(record, lang)))
+    lines.append(t(lang, "lobby.hint"))
+
+    def button(key: str, op: LobbyOp) -> InlineKeyboardButton:
+        data = callbacks.lobby(record.id, record.version, op)
+        return InlineKeyboardButton(t(lang, key), callback_data=data)
+
+    def computer(level: str) -> InlineKeyboardButton:
+        data = callbacks.lobby(record.id, record.version, LobbyOp.COMPUTER, level)
+        return InlineKeyboardButton(t(lang, f"btn.computer_{level}"), callback_data=data)
+
+    keyboard = [
+        [button("btn.join", LobbyOp.JOIN), button("btn.leave", LobbyOp.LEAVE)],
+        [computer(level) for level in spec.levels],
+        [button("btn.options", LobbyOp.OPTIONS), button("btn.start", LobbyOp.START)],
+        [button("btn.cancel", LobbyOp.CANCEL)],
+    ]
+    if any(s.is_computer for s in record.seats):
+        keyboard[1].append(button("btn.computer_remove", LobbyOp.COMPUTER_REMOVE))
+    if ui.has_partners(record.options):
+        keyboard[3].insert(0, button("btn.partners", LobbyOp.PARTNERS))
+        keyboard[2].insert(0, button("btn.partners", LobbyOp.PARTNERS))
+    return "\n".join(lines), InlineKeyboardMarkup(keyboard)
+
+
+def _options_panel(record: MatchRecord, lang: str) -> Rendered:
+    lines = [t(lang, "lobby.options_title", game=t(lang, f"game.{record.game}"))]
+    buttons = [
+        [
+            InlineKeyboardButton(
+                t(
+                    lang,
+                    "opt.line",
+                    label=t(lang, f"opt.{name}"),
+                    value=value_text(record.options.get(name), lang),
+                ),
+                callback_data=callbacks.lobby(
+                    record.id, record.version, LobbyOp.OPTION_VALUE, index
+                ),
+            )
+        ]
+        for index, name in enumerate(game(record.game).option_names())
+    ]
+    back = callbacks.lobby(record.id, record.version, LobbyOp.OPTIONS_BACK)
+    buttons.append([InlineKeyboardButton(t(lang, "btn.back"), callback_data=back)])
+    return "\n".join(lines), InlineKeyboardMarkup(buttons)
+
+
+def options_summary(record: MatchRecord, lang: str) -> Html:
+    """The option the game always names (the limit, the target), then those that differ
+    from the game's defaults."""
+    defaults = game(record.game).default_options()
+    headline = ui_for(record.game).headline_option(record.options)
+    base = f"{t(lang, f'opt.{headline}')} {record.options.get(headline)}"
+    changed = [
+        f"{t(lang, f'opt.{name}')} {value_text(value, lang)}"
+        for name, value in record.options.items()
+        if defaults.get(name) != value and name != headline
+    ]
+    return html_lines([base, *changed], ", ")

@@ -1,0 +1,299 @@
+"""What the players see: the table, the hands, the turn bells, the summaries (via the outbox).
+
+Nothing here waits for Telegram: live messages are rendered from the store when their chat's
+budget lets them out (:mod:`bot.delivery`), so a burst of moves becomes one edit, and every id
+and digest is stored once Telegram has confirmed it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callbacks
+from bot.delivery import Outbox, Priority, Render, Rendered
+from bot.games import ui_for
+from bot.i18n import t
+from bot.matches import Matches, ui_of
+from bot.people import People
+from bot.render import table as table_render
+from bot.render.lobby import lobby_view
+from engine import fairness
+from engine.games import GameMatch
+from storage import MatchRecord
+
+TABLE_DELAY = 0.3
+"""Seconds a table edit waits for more moves to show at once; end-to-end tests set it to 0.
+(The group's budget paces the edits: :class:`bot.delivery.Pace`.)"""
+
+
+class Shows:
+    """Renders and delivery requests for every message a match shows."""
+
+    def __init__(self, matches: Matches, people: People, outbox: Outbox) -> None:
+        self.matches = matches
+        self.store = matches.store
+        self.people = people
+        self.outbox = outbox
+        self.table_delay = TABLE_DELAY
+        self.panels: dict[int, bool] = {}
+        """Matches whose lobby shows its options panel."""
+        self._reposted: dict[int, float] = {}
+        self._ringing: dict[tuple[int, int], int] = {}
+        self._blocked: set[tuple[int, int]] = set()
+
+    # --- the table ---------------------------------------------------------------------------
+
+    def table(self, match_id: int, quiet: bool = False, fresh: bool = False) -> None:
+        """Show the match's latest state in its table message (the lobby before the start).
+
+        The edit waits ``table_delay`` seconds so that moves made meanwhile join it; a ``quiet``
+        move (a draw) waits three times as long, so it often shows together with the discard
+        that follows it. ``fresh`` posts it again at the bottom.
+        """
+        record = self.store.get_match(match_id)
+        chat_id = record.table_chat_id or record.chat_id
+        self.outbox.put(
+            chat_id,
+            ("table", match_id),
+            lambda: self.table_render(match_id),
+            lambda message_id, shown: self._table_shown(match_id, chat_id, message_id, shown),
+            Priority.TABLE,
+            fresh=fresh,
+            delay=self.table_delay * (3 if quiet else 1),
+            sending=lambda shown: self.store.set_table_digest(match_id, shown, pending=True),
+        )
+
+    def repost(self, match_id: int) -> None:
+        """Post the table again at the bottom; within ``Pace.repost_gap`` seconds of the last
+        repost it is only brought up to date (a flood of ``/table`` posts it once)."""
+        now = asyncio.get_running_loop().time()
+        last = self._reposted.get(match_id)
+        fresh = last is None or now - last >= self.outbox.pace.repost_gap
+        if fresh:
+            self._reposted[match_id] = now
+        self.table(match_id, fresh=fresh)
+
+    def table_render(self, match_id: int) -> Render | None:
+        """What the table message shows now: the lobby, the table, or a cancelled lobby."""
+        record = self.store.get_match(match_id)
+        lang = self.people.group_lang(record.chat_id)
+        if record.status == "lobby":
+            rendered = lobby_view(record, lang, self.panels.get(match_id, False))
+        elif record.state_json is None:
+            if record.table_message_id is None:
+                return None
+            rendered = (t(lang, "lobby.cancelled"), None)
+        else:
+            rendered = self.table_view(record)
+        return Render(record.table_message_id, record.table_digest, *rendered, record.table_pending)
+
+    def table_view(self, record: MatchRecord) -> Rendered:
+        """The table message of a running or finished match, with the deck's commitment."""
+        match = self.matches.engine(record)
+        lang = self.people.group_lang(record.chat_id)
+        names = self.matches.names(record)
+        text = ui_for(record.game).table(match, names, lang, record.deadline)
+        code = fairness.short(fairness.commitment(record.seed))
+        return f"{text}\n{t(lang, 'table.commitment', code=code)}", None
+
+    def _table_shown(
+        self, match_id: int, chat_id: int, message_id: int | None, shown: str | None
+    ) -> None:
+        if message_id is None:
+            return
+        record = self.store.get_match(match_id)
+        if record.table_chat_id not in (None, chat_id):
+            return  # the group became a supergroup meanwhile: its new id stays
+        if (record.table_chat_id, record.table_message_id) != (chat_id, message_id):
+            self.store.set_table_message(match_id, chat_id, message_id)
+        if shown != record.table_digest or record.table_pending != shown:
+            self.store.set_table_digest(match_id, shown)
+
+    # --- the hands ---------------------------------------------------------------------------
+
+    def hand(self, match_id: int, seat: int, fresh: bool = False, tap: bool = False) -> None:
+        """Show a seat's latest hand in its private hand message (``fresh``: a new message;
+        ``tap``: a change of the player's own, gathered with the taps that follow it)."""
+        user = self.store.get_match(match_id).seats[seat].user_id
+        if user is None:
+            return
+        self.outbox.put(
+            user,
+            ("hand", match_id, seat),
+            lambda: self._hand_render(match_id, seat, user),
+            lambda message_id, shown: self._hand_shown(match_id, seat, message_id, shown),
+            Priority.HAND,
+            fresh=fresh,
+            gather=tap,
+            sending=lambda shown: self.store.set_hand_digest(match_id, seat, shown, pending=True),
+        )
+
+    def hand_view(self, record: MatchRecord, seat: int) -> Rendered:
+        """The private hand message of a seat."""
+        seat_record = record.seats[seat]
+        return ui_for(record.game).hand(
+            record.id,
+            seat,
+            self.matches.engine(record),
+            ui_of(seat_record),
+            self.matches.names(record),
+            self.people.group_title(record.chat_id),
+            self.people.user_lang(seat_record.user_id or 0),
+        )
+
+    def _hand_render(self, match_id: int, seat: int, user: int) -> Render | None:
+        record = self.store.get_match(match_id)
+        seat_record = record.seats[seat]
+        if seat_record.user_id != user or record.state_json is None:
+            return None
+        rendered = self.hand_view(record, seat)
+        return Render(
+            seat_record.hand_message_id,
+            seat_record.hand_digest,
+            *rendered,
+            seat_record.hand_pending,
+        )
+
+    def _hand_shown(
+        self, match_id: int, seat: int, message_id: int | None, shown: str | None
+    ) -> None:
+        if message_id is None:
+            self.report_blocked(match_id, seat)
+            return
+        self._blocked.discard((match_id, seat))
+        seat_record = self.store.get_match(match_id).seats[seat]
+        if message_id != seat_record.hand_message_id:
+            self.store.set_hand_message(match_id, seat, message_id)
+        if shown != seat_record.hand_digest or seat_record.hand_pending != shown:
+            self.store.set_hand_digest(match_id, seat, shown)
+
+    def report_blocked(self, match_id: int, seat: int) -> None:
+        """A player the bot cannot write to: say so in the group with the deep link, once
+        (until a message to that player gets through again)."""
+        if (match_id, seat) in self._blocked:
+            return
+        self._blocked.add((match_id, seat))
+        record = self.store.get_match(match_id)
+        lang = self.people.group_lang(record.chat_id)
+        name, link = record.seats[seat].name, self.people.deep_link(record.id)
+        text = t(lang, "notify.blocked", name=name, link=link)
+        self.outbox.send(record.chat_id, text, priority=Priority.NOTICE)
+
+    # --- the turn bells ----------------------------------------------------------------------
+
+    def ring(self, match_id: int) -> None:
+        """Bring every player's turn bell in line with the stored state: the player whose turn
+        it is has one bell, rung for this very turn (``turn_version``); nobody else has one.
+
+        Idempotent, and derived from the store only: called after every move, at the start and
+        at a resume, it rings what is missing (a crash between a move and its bell, or a new
+        hand started by the player who closed the last) and deletes what is stale."""
+        record = self.store.get_match(match_id)
+        for seat in record.seats:
+            if seat.user_id is None:
+                continue
+            wanted = self._bell_turn(record, seat.seat)
+            if seat.turn_message_id is not None and seat.turn_version != wanted:
+                self._unring(match_id, seat.seat, seat.turn_chat_id or seat.user_id)
+            if wanted is not None and seat.turn_version != wanted:
+                self._ring(match_id, seat.seat, seat.user_id)
+
+    def _bell_turn(self, record: MatchRecord, seat: int) -> int | None:
+        """The turn the seat's bell should ring for, or None (not its turn, or no bell)."""
+        if record.status != "playing" or record.state_json is None:
+            return None
+        match = self.matches.engine(record)
+        if match.to_play != seat or self.matches.is_computer(record, match, seat):
+            return None
+        return record.turn_version if record.turn_version is not None else record.version
+
+    def _unring(self, match_id: int, seat: int, chat_id: int) -> None:
+        """Delete a bell whose turn is over (forgotten once Telegram confirms it is gone),
+        before a new one rings: a stop between the two leaves no bell behind, only one to
+        ring again at the next start."""
+        bell = self.store.get_match(match_id).seats[seat].turn_message_id
+        if bell is not None:
+            done = functools.partial(self._bell_gone, match_id, seat, bell)
+            self.outbox.delete(chat_id, bell, done, Priority.HAND)
+
+    def _ring(self, match_id: int, seat: int, user: int) -> None:
+        self.outbox.put(
+            user,
+            ("bell", match_id, seat),
+            lambda: self._bell_render(match_id, seat, user),
+            lambda message_id, _: self._bell_rung(match_id, seat, user, message_id),
+            Priority.HAND,
+            fresh=True,
+        )
+
+    def _bell_render(self, match_id: int, seat: int, user: int) -> Render | None:
+        """The bell, if it is still wanted when the player's chat lets it out."""
+        record = self.store.get_match(match_id)
+        seat_record = record.seats[seat]
+        turn = self._bell_turn(record, seat)
+        if turn is None or seat_record.user_id != user:
+            return None
+        if seat_record.turn_version == turn:
+            return None  # rung already
+        self._ringing[(match_id, seat)] = turn
+        lang = self.people.user_lang(user)
+        group = self.people.group_title(record.chat_id)
+        text: str = t(lang, "notify.turn", group=group)
+        text += table_render.deadline_text(lang, record.deadline)
+        match = self.matches.engine(record)
+        text += "\n" + ui_for(record.game).turn_facts(match, seat, lang)
+        return Render(seat_record.turn_message_id, None, text)
+
+    def _bell_rung(self, match_id: int, seat: int, user: int, message_id: int | None) -> None:
+        turn = self._ringing.pop((match_id, seat), None)
+        if message_id is None:
+            self.report_blocked(match_id, seat)
+            self.store.set_turn_message(match_id, seat, None, None)
+            return
+        self.store.set_turn_message(match_id, seat, user, message_id, turn)
+
+    def _bell_gone(self, match_id: int, seat: int, message_id: int) -> None:
+        if self.store.get_match(match_id).seats[seat].turn_message_id == message_id:
+            self.store.set_turn_message(match_id, seat, None, None)
+
+    # --- summaries -------------------------------------------------------------------------
+
+    def summaries(self, record: MatchRecord, match: GameMatch, new_hand: bool) -> None:
+        """The end of a hand (everyone's cards and points) and of the match (the ranking),
+        rendered now, from this very state."""
+        lang = self.people.group_lang(record.chat_id)
+        if new_hand or match.is_over:
+            summary = ui_for(record.game).hand_result(match, self.matches.names(record), lang)
+            if summary:
+                self.outbox.send(record.chat_id, summary, priority=Priority.NOTICE)
+        if match.is_over:
+            text, markup = self.final_ranking(record, match)
+            self.outbox.send(record.chat_id, text, markup, Priority.NOTICE)
+
+    def final_ranking(self, record: MatchRecord, match: GameMatch) -> Rendered:
+        """The ranking at the end of the match, the seed revealed, the rematch button."""
+        lang = self.people.group_lang(record.chat_id)
+        outcome = match.outcome
+        stopped = outcome is None or outcome.stopped
+        mp = list(outcome.mp) if outcome else [0] * match.players
+        vp = list(outcome.vp) if outcome else [0] * match.players
+        winners = list(outcome.winners) if outcome else []
+        names = self.matches.names(record)
+        text = table_render.match_result_text(mp, vp, winners, names, lang, stopped)
+        text += "\n" + t(lang, "match.seed", seed=str(record.seed))  # the deals can be checked
+        if stopped:
+            return text, None
+        button = InlineKeyboardButton(
+            t(lang, "btn.rematch"), callback_data=callbacks.rematch(record.id)
+        )
+        return text, InlineKeyboardMarkup([[button]])
+
+    def everything(self, record: MatchRecord) -> None:
+        """The table, every hand and the bells (after a start or a resume)."""
+        self.table(record.id)
+        for seat in range(len(record.seats)):
+            self.hand(record.id, seat)
+        self.ring(record.id)
