@@ -15,8 +15,8 @@ from storage_helpers import started
 from storage import Store
 from storage.database import is_sqlite
 
-WRITER = Path(__file__).with_name("storage_writer.py")
 ROOT = Path(__file__).resolve().parents[2]
+WRITER = ROOT / "tests" / "support" / "storage_writer.py"
 ROUNDS = 3
 MOVES_BEFORE_KILL = 120
 

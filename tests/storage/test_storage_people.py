@@ -30,7 +30,7 @@ class TestSeatUI:
     def test_round_trip_and_versions(self, db_url: str) -> None:
         with Store.open(db_url) as store:
             record, _ = started(store, "scala40", 3)
-            assert store.get_seat_ui(record.id, 2) == SeatUI()
+            assert store.get_match(record.id).seats[2].ui == SeatUI()
             ui = store.update_seat_ui(record.id, 2, 0, selected=["7H", "8H"])
             assert ui == SeatUI(selected=("7H", "8H"), version=1)
             ui = store.update_seat_ui(
@@ -49,9 +49,8 @@ class TestSeatUI:
                 version=2,
             )
         with Store.open(db_url) as store:  # after a restart the turn resumes as it was left
-            assert store.get_seat_ui(record.id, 2) == ui
-            assert store.get_match(record.id).seats[2].ui == ui
-            assert store.get_seat_ui(record.id, 1) == SeatUI()
+            seats = store.get_match(record.id).seats
+            assert (seats[2].ui, seats[1].ui) == (ui, SeatUI())
             cleared = store.update_seat_ui(record.id, 2, 2, order=None, selected=[])
             assert cleared == SeatUI(staged=ui.staged, sort="value", version=3)
 
@@ -62,7 +61,7 @@ class TestSeatUI:
             store.update_seat_ui(record.id, 0, 0, selected=["KD"])
         assert (caught.value.seat, caught.value.expected, caught.value.actual) == (0, 0, 1)
         assert "seat 0 of match" in str(caught.value)
-        assert store.get_seat_ui(record.id, 0) == SeatUI(selected=("AS",), version=1)
+        assert store.get_match(record.id).seats[0].ui == SeatUI(selected=("AS",), version=1)
 
     def test_a_move_can_reset_the_selection(self, store: Store) -> None:
         record, match = started(store, "scopone", 4)
@@ -72,30 +71,27 @@ class TestSeatUI:
         store.update_seat_ui(record.id, seat, 1, order=["AS", "2S"])
         action = str(match.play(greedy(match), seat=seat))
         store.commit_move(record.id, record.version, seat, action, match.to_json(), reset_ui=True)
-        assert store.get_seat_ui(record.id, seat) == SeatUI(
+        assert store.get_match(record.id).seats[seat].ui == SeatUI(
             order=("AS", "2S"), sort="value", version=3
         )
 
     def test_missing_seat_or_match(self, store: Store) -> None:
         record, _ = started(store, "scala40", 2)
         with pytest.raises(SeatError, match="no seat 5"):
-            store.get_seat_ui(record.id, 5)
-        with pytest.raises(SeatError, match="no seat 5"):
             store.update_seat_ui(record.id, 5, 0, selected=[])
         with pytest.raises(MatchNotFound):
-            store.get_seat_ui(404, 0)
+            store.update_seat_ui(404, 0, 0, selected=[])
 
 
 class TestUsersAndChats:
     def test_user_language(self, store: Store) -> None:
-        assert (store.get_user(5), store.user_language(5)) == (None, None)
+        assert store.get_user(5) is None
         assert store.upsert_user(5, "Eva", "it") == UserRecord(5, "Eva", None, "it")
-        assert store.user_language(5) == "it"
         store.set_user_language(5, "en")
-        assert store.user_language(5) == "en"
+        assert store.get_user(5) == UserRecord(5, "Eva", "en", "it")
         assert store.upsert_user(5, "Eva R.", "de") == UserRecord(5, "Eva R.", "en", "de")
         store.set_user_language(5, None)
-        assert store.user_language(5) == "de"
+        assert store.get_user(5) == UserRecord(5, "Eva R.", None, "de")
         store.set_user_language(6, "en")
         assert store.get_user(6) == UserRecord(6, "", "en", None)
 
@@ -303,7 +299,7 @@ class TestDeleteUserData:
 
         store.delete_user_data(2)
 
-        assert (store.get_user(2), store.user_language(2)) == (None, None)
+        assert store.get_user(2) is None
         assert store.chat_settings(2) == ChatSettings(2, None, {})
         assert store.user_stats(2) == []
         assert [e.name for e in store.leaderboard(-10, "scala40")] == ["Anna", "Ciro", "CPU medio"]

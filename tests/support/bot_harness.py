@@ -1,0 +1,146 @@
+"""Running the real Tavolo Application against the fake Bot API server."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
+from manual_scheduler import ManualScheduler
+
+from bot.app import build_application
+from bot.delivery import Pace
+from bot.service import Tavolo
+from storage import Store
+
+SPEED = 20.0
+"""End-to-end tests run Telegram's flood limits (the fake's) and the bot's pace this many times
+faster than real time: the same limits, without waiting a minute for a group's budget."""
+
+
+@contextlib.asynccontextmanager
+async def running_bot(
+    server: FakeTelegramServer,
+    database: Path,
+    scheduler: ManualScheduler | None = None,
+    strict: bool = True,
+) -> AsyncIterator[Tavolo]:
+    """The bot's Application (post_init included) polling the fake server, on ``database``.
+
+    Turn timers run on a :class:`ManualScheduler` (its clock moves only when a test says so).
+    The bot keeps Telegram's limits at :data:`SPEED`; at the end (``strict``), no request may
+    have been refused as an identical edit or by the fake's flood limits, and no press may
+    have been answered too late.
+    """
+    store = Store.open(f"sqlite:///{database}")
+    timers = scheduler or ManualScheduler()
+    application: Any = build_application(
+        server.token,
+        store,
+        server.base_url,
+        table_delay=0,
+        computer_pause=0,
+        scheduler=timers,
+        clock=timers.now,
+        pace=Pace().faster(SPEED),
+    )
+    try:
+        async with server.run(application):
+            service = application.bot_data["tavolo"]
+            assert isinstance(service, Tavolo)
+            await server.wait_idle(application)
+            await service.drain()
+            yield service
+            await server.wait_idle(application)
+            await service.drain()
+    finally:
+        store.close()
+    if not strict:
+        return
+    identical = [c.summary() for c in server.calls if c.error and "not modified" in c.error]
+    assert not identical, f"the bot sent identical edits: {identical}"
+    flooded = [c.summary() for c in server.flood_refusals]
+    assert not flooded, f"the bot went past Telegram's flood limits: {flooded}"
+    late = [c.summary() for c in server.calls_of("answerCallbackQuery", ok=False)]
+    assert not late, f"presses answered late or twice: {late}"
+
+
+async def settle(server: FakeTelegramServer, service: Tavolo) -> None:
+    """Wait until every update is handled and every coalesced table edit is done."""
+    await server.wait_idle()
+    await service.drain()
+    await server.wait_idle()
+
+
+def keyboard_data(message: FakeMessage) -> dict[str, str]:
+    """Button text -> callback data of a message's inline keyboard."""
+    markup = message.reply_markup or {}
+    return {
+        button["text"]: button.get("callback_data", "")
+        for row in markup.get("inline_keyboard", [])
+        for button in row
+    }
+
+
+def button_data(message: FakeMessage, text: str) -> str:
+    """The callback data of the button whose text is (or, failing that, starts with) ``text``."""
+    buttons = keyboard_data(message)
+    if text in buttons:
+        return buttons[text]
+    matches = [data for label, data in buttons.items() if label.startswith(text)]
+    assert len(matches) == 1, f"no single button {text!r} in {list(buttons)}"
+    return matches[0]
+
+
+RIGGED_HANDS = (
+    "4S 4H 4D 3C 4C 5C 6C 7C 9C 9S 5H 2D 5D",
+    "10S JS QS KS JK 6H 7H 8C 2S 3S QD QC 9H",
+)
+"""A 2-player Scala 40 deal the e2e tests share: seat 0 holds 4-4-4 and 3-7 of clubs (37, or
+45 with the 8C that seat 1 holds), seat 1 holds 10-K of spades and JK 6H 7H (58)."""
+
+
+def store_started_match(
+    database: Path,
+    chat_id: int,
+    title: str,
+    people: list[tuple[int, str, str]],
+    game: str,
+    state_json: str,
+    options: dict[str, Any],
+) -> int:
+    """A started match stored as the bot stores one (people: user id, name, language), with
+    the given engine state; every player has opened the private chat. Its id."""
+    store = Store.open(f"sqlite:///{database}")
+    try:
+        for user, name, lang in people:
+            store.upsert_user(user, name, lang)
+            store.set_private_chat(user, True)
+        store.set_chat_title(chat_id, title)
+        host, host_name, _ = people[0]
+        record = store.create_match(chat_id, game, options, host, host_name, seed=7)
+        for user, name, _ in people[1:]:
+            record = store.add_seat(record.id, user, name)
+        store.start_match(record.id, state_json, record.version)
+        return record.id
+    finally:
+        store.close()
+
+
+def seat_people(
+    server: FakeTelegramServer,
+    chat_id: int,
+    title: str,
+    people: list[tuple[int, str, str]],
+    admins: tuple[int, ...] = (),
+) -> list[FakeUser]:
+    """Users (id, name, language) who opened the private chat, members of one group; the
+    updates of their ``/start`` are dropped."""
+    users = [server.add_user(user, name, language_code=lang) for user, name, lang in people]
+    for user in users:
+        user.start_private()
+    server.add_group(chat_id, title, members=[p[0] for p in people], admins=list(admins))
+    server.pop_updates()
+    return users
