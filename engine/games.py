@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
 from engine import scala40, scopone
+from engine.ai import LEVELS
 from engine.ai import scala40 as ai_scala40
 from engine.ai import scopone as ai_scopone
 from engine.errors import SnapshotError
@@ -132,7 +133,7 @@ SCALA40 = GameSpec(
     "scala40",
     ("scala", "40"),
     (2, 6),
-    ("facile", "esperto"),
+    LEVELS,
     scala40.Options,
     scala40.new_match,
     scala40.Match.from_json,
@@ -144,7 +145,7 @@ SCOPONE = GameSpec(
     "scopone",
     ("scopa",),
     (4, 4),
-    ("facile", "esperto"),
+    LEVELS,
     scopone.Options,
     scopone.new_match,
     scopone.Match.from_json,

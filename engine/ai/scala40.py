@@ -52,7 +52,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from engine.ai import learned
+from engine.ai import LEVELS, learned
 from engine.cards import FACE_INDEX, JOKER_FACE, scala40_deck
 from engine.scala40.actions import Action
 from engine.scala40.legal import attachable
@@ -62,7 +62,6 @@ from engine.scala40.scoring import hand_penalty
 from engine.scala40.solver import solve
 from engine.scala40.view import View
 
-LEVELS = ("facile", "esperto")
 DEFAULT_BUDGET = 40
 """Play-outs of esperto's chiusura search at the default budget (two per private world)."""
 CHIUSURA_LEFT = 5
