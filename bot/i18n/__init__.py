@@ -1,7 +1,11 @@
 """Translation catalogs (Italian first, English too) and the one lookup, :func:`t`.
 
-Texts live in ``it.py`` and ``en.py`` as ``{key: template}``; templates use ``str.format``
-fields. Group messages use the group's language, private ones the player's own.
+The texts live in gettext catalogs, ``it.po`` and ``en.po`` beside this module, read with Babel
+when the bot starts. A message's ``msgid`` is its key (``"hand.title"``), its ``msgstr`` the text:
+HTML with named ``str.format`` fields. A text that depends on a number has plural forms
+(``msgid_plural``); the caller passes the number as the field ``count``, and the language's
+``Plural-Forms`` rule picks the form. Group messages use the group's language, private ones the
+player's own.
 
 Messages are HTML. :func:`t` is the one place where text meets markup: every field that is a
 plain ``str`` (a player's name, a group's title, an engine message) is escaped, and what
@@ -12,12 +16,41 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from html import escape
+from io import BytesIO
+from pathlib import Path
 
-from bot.i18n import en, it
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
 
 LANGUAGES = ("it", "en")
 DEFAULT = "it"
-CATALOGS: dict[str, dict[str, str]] = {"it": it.TEXTS, "en": en.TEXTS}
+HERE = Path(__file__).parent
+
+Text = str | tuple[str, ...]
+"""A catalog's text: one string, or one per plural form."""
+
+
+def _read(lang: str) -> tuple[dict[str, Text], Translations]:
+    """A language's texts by key, and its gettext translations (which pick plural forms)."""
+    with (HERE / f"{lang}.po").open("rb") as po:
+        catalog = read_po(po, locale=lang)
+    texts: dict[str, Text] = {}
+    for message in catalog:
+        key = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
+        if key:
+            string = message.string
+            texts[key] = tuple(string) if isinstance(string, (tuple, list)) else string or ""
+    compiled = BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return texts, Translations(compiled)
+
+
+_LOADED = {lang: _read(lang) for lang in LANGUAGES}
+CATALOGS: dict[str, dict[str, Text]] = {lang: texts for lang, (texts, _) in _LOADED.items()}
+"""Every language's texts by key (a plural text as the tuple of its forms)."""
+_TRANSLATIONS = {lang: translations for lang, (_, translations) in _LOADED.items()}
 
 
 def language_for(code: str | None) -> str:
@@ -48,13 +81,23 @@ def html_lines(lines: Iterable[str], separator: str = "\n") -> Html:
 def t(lang: str, key: str, **fields: object) -> Html:
     """The text of ``key`` in ``lang`` (Italian if unknown), with ``fields`` filled in
     (escaped: :func:`safe`)."""
-    catalog = CATALOGS.get(lang, CATALOGS[DEFAULT])
-    template = catalog.get(key)
-    if template is None:
-        template = CATALOGS[DEFAULT].get(key, key)
+    template = _template(lang if lang in CATALOGS else DEFAULT, key, fields.get("count"))
     if not fields:
         return Html(template)
     return Html(template.format(**{name: safe(value) for name, value in fields.items()}))
+
+
+def _template(lang: str, key: str, count: object) -> str:
+    """The text of ``key`` in ``lang``, in the plural form for ``count``; else the Italian one,
+    else the key itself."""
+    for source in (lang, DEFAULT):
+        text = CATALOGS[source].get(key)
+        if isinstance(text, tuple):
+            number = count if isinstance(count, int) else 1
+            return str(_TRANSLATIONS[source].ngettext(key, key, number))
+        if text:
+            return text
+    return key
 
 
 def error_text(lang: str, code: str, message: str = "", **details: object) -> Html:

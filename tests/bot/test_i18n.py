@@ -14,8 +14,14 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine"
 ERRORS = {"IllegalAction", "InvalidMeld"}
 
 
-def fields(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+def fields(template: str | tuple[str, ...]) -> set[str]:
+    """The named fields of a text (of every plural form of it)."""
+    forms = template if isinstance(template, tuple) else (template,)
+    return {name for form in forms for _, name, _, _ in string.Formatter().parse(form) if name}
+
+
+def forms(template: str | tuple[str, ...]) -> tuple[str, ...]:
+    return template if isinstance(template, tuple) else (template,)
 
 
 def _name(node: ast.expr) -> str:
@@ -161,10 +167,11 @@ class TestEngineErrors:
 
     def test_italian_is_translated(self) -> None:
         for key, italian in CATALOGS["it"].items():
-            if italian != CATALOGS["en"][key]:
-                continue
-            words = {word.lower() for word in letters_words(italian)}
-            assert words <= SHARED_WORDS, f"{key}: {italian!r} is the English text"
+            for form, english in zip(forms(italian), forms(CATALOGS["en"][key]), strict=True):
+                if form != english:
+                    continue
+                words = {word.lower() for word in letters_words(form)}
+                assert words <= SHARED_WORDS, f"{key}: {form!r} is the same in both languages"
 
 
 class TestCatalogs:
@@ -175,12 +182,26 @@ class TestCatalogs:
         for key, template in CATALOGS["it"].items():
             assert fields(template) == fields(CATALOGS["en"][key]), key
 
+    def test_every_plural_form_has_the_same_fields_and_a_count(self) -> None:
+        for lang, catalog in CATALOGS.items():
+            for key, template in catalog.items():
+                if isinstance(template, tuple):
+                    assert len(template) == 2 and "count" in fields(template), (lang, key)
+                    assert len({frozenset(fields(form)) for form in template}) == 1, (lang, key)
+                    assert isinstance(CATALOGS["en" if lang == "it" else "it"][key], tuple), key
+
+    def test_no_text_is_empty(self) -> None:
+        for lang, catalog in CATALOGS.items():
+            for key, template in catalog.items():
+                assert all(form.strip() for form in forms(template)), (lang, key)
+
     def test_html_tags_balanced(self) -> None:
         for catalog in CATALOGS.values():
             for key, template in catalog.items():
-                opened = re.findall(r"<(b|i|code)>", template)
-                closed = re.findall(r"</(b|i|code)>", template)
-                assert sorted(opened) == sorted(closed), key
+                for form in forms(template):
+                    opened = re.findall(r"<(b|i|code)>", form)
+                    closed = re.findall(r"</(b|i|code)>", form)
+                    assert sorted(opened) == sorted(closed), key
 
     def test_language_for(self) -> None:
         assert language_for("it-IT") == "it"
