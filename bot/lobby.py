@@ -141,7 +141,7 @@ class Lobby:
             return Answer(t(lang, "ans.full"))
         count = sum(1 for s in record.seats if s.is_computer) + 1
         group_lang = self.people.group_lang(record.chat_id)
-        name = t(group_lang, "lobby.computer", number=count, level=level)
+        name = t(group_lang, "lobby.computer", number=count, level=t(group_lang, f"level.{level}"))
         self.store.add_seat(record.id, None, name, level)
         self.refresh(record.id)
         return Answer()

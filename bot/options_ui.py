@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import t
 from engine import games
 
 
@@ -33,8 +34,16 @@ def changed(game: str, options: dict[str, Any], name: str, players: int | None) 
     return spec.checked_options(updated, players)
 
 
-def value_text(value: Any, lang: str) -> str:
-    """A short display of an option value."""
+UNITS = {"turn_seconds": "val.seconds", "match_minutes": "val.minutes"}
+"""Options that are a duration, and the text of their unit (0: no limit)."""
+
+
+def value_text(name: str, value: Any, lang: str) -> str:
+    """An option's value in words: "sì", "a punti", "120 s", "senza limite", "101"."""
     if isinstance(value, bool):
-        return ("sì" if value else "no") if lang == "it" else ("on" if value else "off")
+        return t(lang, "val.yes" if value else "val.no")
+    if isinstance(value, str):
+        return t(lang, f"val.{name}.{value}")
+    if name in UNITS:
+        return t(lang, UNITS[name], value=value) if value else t(lang, "val.off")
     return str(value)

@@ -46,6 +46,12 @@ class People:
             return t(self.user_lang(chat_id), "private.title")
         return self.titles.get(chat_id) or self.store.chat_settings(chat_id).title or str(chat_id)
 
+    def where(self, chat_id: int, lang: str) -> str:
+        """Where a match is played, as a sentence says it: "in Amici" or "nella tua partita"."""
+        if chat_id > 0:
+            return t(lang, "where.private")
+        return t(lang, "where.group", group=self.group_title(chat_id))
+
     def deep_link(self, match_id: int) -> str:
         """``t.me/<bot>?start=j<match>``: opens the private chat and joins the match."""
         return f"https://t.me/{self.bot.username}?start=j{match_id}"

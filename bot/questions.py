@@ -50,8 +50,8 @@ class Questions:
             self.outbox.send(user_id, t(lang, "cmd.no_match"))
             return
         for record in records:
-            group = self.people.group_title(record.chat_id)
-            text = t(lang, "cmd.abandon_confirm", group=group)
+            where = self.people.where(record.chat_id, lang)
+            text = t(lang, "cmd.abandon_confirm", where=where)
             self._ask(user_id, user_id, "abandon", record.id, text, lang)
 
     def ask_delete(self, user_id: int, lang: str) -> None:

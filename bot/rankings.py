@@ -19,6 +19,7 @@ def leaderboard_text(entries: list[LeaderboardEntry], game: str, lang: str) -> s
     if computers:
         lines.append(t(lang, "rank.computers"))
         lines += [_line(e, lang) for e in computers]
+    lines.append(t(lang, "rank.legend"))
     return "\n".join(lines)  # the outbox splits a long ranking into several messages
 
 

@@ -215,7 +215,7 @@ class Tavolo:
                 lang,
                 "opt.line",
                 label=t(lang, f"opt.{name}"),
-                value=value_text(record.options.get(name), lang),
+                value=value_text(name, record.options.get(name), lang),
             )
             for name in game(record.game).option_names()
         ]

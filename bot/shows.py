@@ -240,8 +240,7 @@ class Shows:
             return None  # rung already
         self._ringing[(match_id, seat)] = turn
         lang = self.people.user_lang(user)
-        group = self.people.group_title(record.chat_id)
-        text: str = t(lang, "notify.turn", group=group)
+        text: str = t(lang, "notify.turn", where=self.people.where(record.chat_id, lang))
         text += table_render.deadline_text(lang, record.deadline)
         match = self.matches.engine(record)
         text += "\n" + ui_for(record.game).turn_facts(match, seat, lang)

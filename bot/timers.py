@@ -112,8 +112,8 @@ class TurnTimers:
         user = record.seats[seat].user_id or 0
         lang = self.people.user_lang(user)
         left = max(0, int((deadline - self.clock()).total_seconds()))
-        group = self.people.group_title(record.chat_id)
-        text = t(lang, "notify.reminder", seconds=left, group=group)
+        where = self.people.where(record.chat_id, lang)
+        text = t(lang, "notify.reminder", count=left, where=where)
         self.outbox.send(user, text, priority=Priority.HAND, key=("remind", match_id))
 
     async def _expire(self, match_id: int, deadline: datetime) -> None:

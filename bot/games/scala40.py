@@ -114,17 +114,17 @@ def _seats(view: scala40.View, names: list[str], lang: str) -> list[str]:
         marker = "👉" if seat == view.to_play else "▫️"
         status = view.status[seat]
         extra = ""
-        if status != "in":
-            extra = t(lang, f"table.status_{status}")
+        if status == "abandoned":
+            extra = t(lang, "table.status_abandoned")
         elif view.opened[seat]:
             extra = t(lang, "table.opened")
         out.append(
             t(
                 lang,
-                "table.seat",
+                "table.seat_out" if status == "out" else "table.seat",
                 marker=marker,
                 name=name_of(names, seat),
-                cards=view.hand_sizes[seat],
+                count=view.hand_sizes[seat],
                 extra=extra,
             )
         )
@@ -160,8 +160,11 @@ def _scores(view: scala40.View, names: list[str], lang: str) -> str:
     return t(lang, "table.scores_hands", scores=" · ".join(parts), wins=" · ".join(wins))
 
 
-def hand_result_text(result: scala40.HandResult, names: list[str], lang: str) -> str:
-    """The end of a hand: every player's remaining cards and points (S40-15)."""
+def hand_result_text(
+    result: scala40.HandResult, names: list[str], sides: list[int], lang: str
+) -> str:
+    """The end of a hand: every player's remaining cards and points, each side's total, and
+    who is out (S40-15, S40-12.1)."""
     if result.annulled:
         return t(lang, "hand.annulled", hand=result.hand_number)
     closer = name_of(names, result.closer) if result.closer is not None else "—"
@@ -172,8 +175,13 @@ def hand_result_text(result: scala40.HandResult, names: list[str], lang: str) ->
             continue
         hand = show.cards(result.cards[seat]) if result.cards[seat] else "—"
         lines.append(t(lang, "hand.line", name=name_of(names, seat), cards=hand, points=points))
-    totals = " · ".join(str(v) for v in result.totals)
+    totals = " · ".join(
+        f"{side_name(names, sides, side)} {total}" for side, total in enumerate(result.totals)
+    )
     lines.append(t(lang, "hand.totals", totals=totals))
+    for seat in result.eliminated:
+        points = result.totals[sides[seat]]
+        lines.append(t(lang, "table.eliminated", name=name_of(names, seat), points=points))
     return clip("\n".join(lines))
 
 
@@ -460,11 +468,16 @@ async def _hint(p: HandPress, match: scala40.Match) -> Answer:
         return Answer(t(lang, "ans.hint_open", total=total))
     plays = [a for a in actions if a.kind in ("meld", "attach")]
     if plays:
-        return Answer(t(lang, "ans.hint_play", action=str(plays[0])))
+        return Answer(t(lang, "ans.hint_play", action=hint_text(lang, plays[0])))
     if not match.opened[p.seat]:
         best = scala40.best_opening(match.view(p.seat).hand, match.options.opening_points)
         return Answer(t(lang, "ans.hint_none", total=best.total))
     return Answer(t(lang, "ans.hint_nothing"))
+
+
+def hint_text(lang: str, action: scala40.Action) -> str:
+    """A meld or attach the player can make, in words ("Puoi attaccare J♥ al gioco 3.")."""
+    return t(lang, f"hint.{action.kind}", **_meld_fields(action))
 
 
 async def _try_move(p: HandPress, match: scala40.Match, action: str) -> Answer:
@@ -531,7 +544,8 @@ class Scala40UI:
         """Everyone's cards and points at the end of the hand (S40-15)."""
         assert isinstance(match, scala40.Match)
         last = match.last_hand
-        return "" if last is None else hand_result_text(last, names, lang)
+        sides = list(match.view(0).sides)
+        return "" if last is None else hand_result_text(last, names, sides, lang)
 
     def press(self, press_: HandPress) -> Awaitable[Answer]:
         """A press on the hand."""

@@ -41,7 +41,7 @@ def table_text(
                 "table.seat",
                 marker=marker,
                 name=name_of(names, seat),
-                cards=view.hand_sizes[seat],
+                count=view.hand_sizes[seat],
                 extra=extra,
             )
         )
@@ -54,8 +54,8 @@ def table_text(
                 lang,
                 "table.scopone_side",
                 names=side_name(names, sides, side),
-                captured=view.captured[side],
-                scope=view.scope[side],
+                taken=t(lang, "count.taken", count=view.captured[side]),
+                scope=t(lang, "count.scope", count=view.scope[side]),
                 score=score,
                 target=view.target,
             )

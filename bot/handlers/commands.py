@@ -116,7 +116,10 @@ async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not is_group(chat):  # typed in a group, it proves nothing about the private chat
         service.store.set_private_chat(user.id, True)
     count = service.resend_hands(user.id)
-    lang = service.user_lang(user.id, user.language_code)
+    if is_group(chat):  # the reply is read by the group
+        lang = service.group_lang(chat.id)
+    else:
+        lang = service.user_lang(user.id, user.language_code)
     reply(update, context, t(lang, "cmd.hands_sent" if count else "cmd.no_match"))
 
 

@@ -66,7 +66,7 @@ def _options_panel(record: MatchRecord, lang: str) -> Rendered:
                     lang,
                     "opt.line",
                     label=t(lang, f"opt.{name}"),
-                    value=value_text(record.options.get(name), lang),
+                    value=value_text(name, record.options.get(name), lang),
                 ),
                 callback_data=callbacks.lobby(
                     record.id, record.version, LobbyOp.OPTION_VALUE, index
@@ -85,9 +85,11 @@ def options_summary(record: MatchRecord, lang: str) -> Html:
     from the game's defaults."""
     defaults = game(record.game).default_options()
     headline = ui_for(record.game).headline_option(record.options)
-    base = f"{t(lang, f'opt.{headline}')} {record.options.get(headline)}"
+    base = (
+        f"{t(lang, f'opt.{headline}')} {value_text(headline, record.options.get(headline), lang)}"
+    )
     changed = [
-        f"{t(lang, f'opt.{name}')} {value_text(value, lang)}"
+        f"{t(lang, f'opt.{name}')} {value_text(name, value, lang)}"
         for name, value in record.options.items()
         if defaults.get(name) != value and name != headline
     ]

@@ -37,13 +37,21 @@ def side_name(names: list[str], sides: list[int], side: int) -> str:
     return " + ".join(name_of(names, s) for s in range(len(sides)) if sides[s] == side)
 
 
+def names_list(lang: str, names: list[str]) -> str:
+    """Names as a sentence says them: "Anna", "Anna e Luca", "Anna, Bea e Luca"."""
+    if len(names) < 2:
+        return names[0] if names else "—"
+    return t(lang, "list.pair", first=", ".join(names[:-1]), last=names[-1])
+
+
 def match_result_text(
     mp: list[int], vp: list[int], winners: list[int], names: list[str], lang: str, stopped: bool
 ) -> str:
     """The final ranking (both games): winners, then MP and VP of every seat."""
     if stopped:
         return t(lang, "match.stopped")
-    lines = [t(lang, "match.over", names=", ".join(name_of(names, s) for s in winners) or "—")]
+    winning = [name_of(names, s) for s in winners]
+    lines = [t(lang, "match.over", names=names_list(lang, winning), count=len(winning) or 1)]
     order = sorted(range(len(names)), key=lambda s: (s not in winners, -mp[s], s))
     for position, seat in enumerate(order, 1):
         lines.append(
@@ -56,4 +64,5 @@ def match_result_text(
                 vp=vp[seat],
             )
         )
+    lines.append(t(lang, "match.legend"))
     return clip("\n".join(lines))

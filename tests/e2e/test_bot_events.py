@@ -225,13 +225,14 @@ async def test_rankings_stats_and_deleting_my_data(
             "🏆 Classifica di Scala 40",
             "1. Luca · MP 117 · VP 20 · partite 1, vinte 1",
             "2. Anna · MP -117 · VP 0 · partite 1, vinte 0",
+            "MP: punti partita · VP: punti vittoria (20 a chi vince, 10 a un pari)",
         ]
         assert board.text.split("\n\n")[1] == "Nessuna partita di Scopone conclusa qui."
         anna.send(ANNA, "/stats")
         await settle(server, service)
         assert server.last_message(ANNA, from_bot=True).text.splitlines() == [  # type: ignore[union-attr]
             "📊 Le tue statistiche",
-            "Scala 40: partite 1, vinte 0 · MP -117 · VP 0 · mani 0",
+            "Scala 40: partite 1, vinte 0 · MP -117 · VP 0 · mani vinte 0",
         ]
         anna.send(ANNA, "/deletemydata")
         await settle(server, service)

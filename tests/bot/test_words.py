@@ -1,0 +1,120 @@
+"""Every text a player reads is words in their language: plurals, names, values, hints."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games import scala40 as scala40_ui
+from bot.i18n import t
+from bot.options_ui import value_text
+from bot.render.table import match_result_text, names_list
+from engine import scala40
+
+
+class TestPlurals:
+    @pytest.mark.parametrize(
+        ("lang", "count", "text"),
+        [
+            ("it", 1, "👉 Anna — 1 carta"),
+            ("it", 2, "👉 Anna — 2 carte"),
+            ("it", 0, "👉 Anna — 0 carte"),
+            ("en", 1, "👉 Anna — 1 card"),
+            ("en", 13, "👉 Anna — 13 cards"),
+        ],
+    )
+    def test_cards_in_hand(self, lang: str, count: int, text: str) -> None:
+        line = t(lang, "table.seat", marker="👉", name="Anna", count=count, extra="")
+        assert line == text
+
+    def test_scopone_captures_and_scope(self) -> None:
+        taken = t("it", "count.taken", count=1)
+        scope = t("it", "count.scope", count=1)
+        line = t(
+            "it", "table.scopone_side", names="A + B", taken=taken, scope=scope, score=3, target=11
+        )
+        assert line == "A + B: 1 presa · 1 scopa · 3/11 punti"
+        taken, scope = t("en", "count.taken", count=7), t("en", "count.scope", count=2)
+        line = t(
+            "en", "table.scopone_side", names="A + B", taken=taken, scope=scope, score=3, target=11
+        )
+        assert line == "A + B: 7 cards taken · 2 scope · 3/11 points"
+
+
+class TestNames:
+    def test_lists_of_names(self) -> None:
+        assert names_list("it", ["Anna"]) == "Anna"
+        assert names_list("it", ["Anna", "Luca"]) == "Anna e Luca"
+        assert names_list("en", ["Anna", "Bea", "Luca"]) == "Anna, Bea and Luca"
+
+    def test_the_winners_agree_with_their_number_and_mp_vp_are_explained(self) -> None:
+        text = match_result_text([70, -70], [20, 0], [0], ["Anna", "Luca"], "en", False)
+        assert text.splitlines() == [
+            "🏆 <b>Match over!</b> Anna wins.",
+            "1. Anna · MP 70 · VP 20",
+            "2. Luca · MP -70 · VP 0",
+            "MP: match points, the point difference with the opponents · VP: victory points, "
+            "20 for a win and 10 for a draw",
+        ]
+        text = match_result_text(
+            [5, 5, -5, -5], [20] * 2 + [0] * 2, [0, 1], list("ABCD"), "it", False
+        )
+        assert text.splitlines()[0] == "🏆 <b>Partita finita!</b> Vincono A e B."
+
+
+class TestScala40HandEnd:
+    def test_totals_name_their_side_and_who_is_out(self) -> None:
+        result = scala40.HandResult(
+            hand_number=4,
+            closer=0,
+            cards=[[], ["KS", "QS"], ["7H"]],
+            points=[0, 20, 7],
+            side_points=[0, 20, 7],
+            totals=[40, 105, 60],
+            eliminated=[1],
+        )
+        text = scala40_ui.hand_result_text(result, ["Anna", "Luca", "Bea"], [0, 1, 2], "it")
+        assert text.splitlines()[-2:] == [
+            "Totali: Anna 40 · Luca 105 · Bea 60",
+            "❌ Luca arriva a 105 punti ed è fuori.",
+        ]
+
+    def test_an_eliminated_seat_shows_no_cards(self) -> None:
+        line = t("it", "table.seat_out", marker="▫️", name="Luca")
+        assert line == "▫️ Luca — ❌ fuori"
+
+
+class TestOptionValues:
+    @pytest.mark.parametrize(
+        ("name", "value", "it", "en"),
+        [
+            ("ace_penalty", "single_ace_is_1", "1 se è l'unico", "1 if it is the only one"),
+            ("format", "points", "a punti", "points"),
+            ("timeout_policy", "autoplay", "gioca il bot", "the bot plays"),
+            ("deal", "scientifico", "scientifico: 10 carte", "scientifico: 10 cards"),
+            ("turn_seconds", 120, "120 s", "120 s"),
+            ("turn_seconds", 0, "senza limite", "no limit"),
+            ("match_minutes", 30, "30 min", "30 min"),
+            ("pairs", True, "sì", "on"),
+            ("limit", 101, "101", "101"),
+        ],
+    )
+    def test_values_in_words(self, name: str, value: object, it: str, en: str) -> None:
+        assert (value_text(name, value, "it"), value_text(name, value, "en")) == (it, en)
+
+    def test_every_choice_has_words(self) -> None:
+        from engine.games import GAMES
+
+        for spec in GAMES.values():
+            for name, values in spec.choices.items():
+                for value in values:
+                    for lang in ("it", "en"):
+                        text = value_text(name, value, lang)
+                        assert not text.startswith("val."), (name, value, lang)
+
+
+class TestHints:
+    def test_a_hint_is_a_sentence(self) -> None:
+        action = scala40.parse_action("attach 3 JH")
+        assert scala40_ui.hint_text("it", action) == "Puoi attaccare J♥ al gioco 3."
+        action = scala40.parse_action("meld 7H 8H 9H")
+        assert scala40_ui.hint_text("en", action) == "You can lay 7♥ 8♥ 9♥."
