@@ -68,7 +68,7 @@ def encode(data: Callback) -> str:
         parts = ["h", str(data.match_id), str(data.seat), data.context, data.op]
     elif data.kind == "l":
         parts = ["l", str(data.match_id), str(data.version), data.op]
-    elif data.kind in ("k", "r"):
+    elif data.kind in ("k", "r", "g"):
         parts = [data.kind, str(data.match_id), data.op]
     else:
         raise ValueError(f"unknown callback kind {data.kind!r}")
@@ -101,7 +101,7 @@ def _decode_parts(parts: list[str]) -> Callback | None:
     if kind == "l" and len(parts) in (4, 5):
         match_id, version = _number(parts[1]), _number(parts[2])
         return _checked(Callback("l", match_id, parts[3], version=version, arg=_arg(parts, 4)))
-    if kind in ("k", "r") and len(parts) in (3, 4):
+    if kind in ("k", "r", "g") and len(parts) in (3, 4):
         return _checked(Callback(kind, _number(parts[1]), parts[2], arg=_arg(parts, 3)))
     return None
 
@@ -144,6 +144,11 @@ def lobby(match_id: int, version: int, op: str, arg: str | int = "") -> str:
 def confirm(question: int, answer: str) -> str:
     """Callback data of a yes (``y``) or no (``n``) to a stored question (:meth:`Store.ask`)."""
     return encode(Callback("k", question, answer))
+
+
+def language(code: str) -> str:
+    """Callback data of a language button (``it``, ``en``)."""
+    return encode(Callback("g", 0, code))
 
 
 def rematch(match_id: int) -> str:

@@ -24,6 +24,7 @@ from bot.computers import Computers
 from bot.delivery import Outbox, Pace, Priority
 from bot.hands import Hands
 from bot.i18n import html_lines, t
+from bot.languages import Languages
 from bot.lobby import Lobby
 from bot.matches import Matches
 from bot.moves import Moves
@@ -67,6 +68,7 @@ class Tavolo:
         self.lobby = Lobby(self.matches, self.people, self.shows, self._started)
         self.hands = Hands(self.matches, self.people, self.shows, self.moves)
         self.questions = Questions(self.matches, self.people, self.outbox, self.moves)
+        self.languages = Languages(store, self.people, self.outbox)
 
     # --- what tests and handlers read --------------------------------------------------------
 
@@ -170,7 +172,9 @@ class Tavolo:
     def new_lobby(
         self, chat_id: int, user_id: int, name: str, game_name: str, private_ok: bool
     ) -> MatchRecord:
-        """Open a lobby (the caller checked there is no active match)."""
+        """Open a lobby (the caller checked there is no active match); a group that never chose
+        a language speaks its host's."""
+        self.languages.adopt(chat_id, user_id)
         return self.lobby.open(chat_id, user_id, name, game_name, private_ok)
 
     async def join_from_link(self, match_id: int, user_id: int, name: str) -> str | None:

@@ -42,6 +42,10 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         answer = await service.confirm_press(
             data, user.id, message.chat.id, message.message_id, shown
         )
+    elif data.kind == "g":
+        answer = await service.languages.choose(
+            message.chat.id, user.id, data.op, message.message_id
+        )
     else:
         answer = await service.rematch(data.match_id, user.id, message.chat.id)
     # An answer is plain text, not HTML: the catalog's escaping is undone.

@@ -138,15 +138,12 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     service = tavolo(context)
     wanted = (context.args or [""])[0].lower()
-    if is_group(chat):
-        current = service.group_lang(chat.id)
-        choice = wanted if wanted in LANGUAGES else ("en" if current == "it" else "it")
-        service.store.set_chat_language(chat.id, choice)
-    else:
-        current = service.user_lang(user.id, user.language_code)
-        choice = wanted if wanted in LANGUAGES else ("en" if current == "it" else "it")
-        service.store.set_user_language(user.id, choice)
-    reply(update, context, t(choice, "cmd.language_set"))
+    if wanted not in LANGUAGES:
+        service.languages.ask(chat.id, user.id, message.message_id if is_group(chat) else None)
+        return
+    answer = await service.languages.choose(chat.id, user.id, wanted, None)
+    if answer.alert:
+        reply(update, context, answer.text)
 
 
 async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
