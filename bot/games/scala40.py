@@ -45,6 +45,7 @@ from bot.render.table import (
     deadline_text,
     header,
     name_of,
+    pairs_line,
     side_name,
 )
 from engine import scala40
@@ -560,10 +561,8 @@ class Scala40UI:
 
     def lobby_lines(self, record: MatchRecord, lang: str) -> list[str]:
         """The pairs, when the match is played in pairs."""
-        if not record.options.get("pairs") or len(record.seats) != 4:
-            return []
-        names = [s.name for s in record.seats]
-        return [t(lang, "lobby.pairs", a=f"{names[0]} + {names[2]}", b=f"{names[1]} + {names[3]}")]
+        line = pairs_line(record, lang) if record.options.get("pairs") else None
+        return [line] if line else []
 
     def has_partners(self, options: dict[str, Any]) -> bool:
         """Whether the match is played in pairs (Option ``pairs``, S40-1.2)."""

@@ -18,7 +18,14 @@ from bot.i18n import t
 from bot.render import cards as show
 from bot.render.hand import HandKeys, rows
 from bot.render.length import clip
-from bot.render.table import RECENT_MOVES, deadline_text, header, name_of, side_name
+from bot.render.table import (
+    RECENT_MOVES,
+    deadline_text,
+    header,
+    name_of,
+    pairs_line,
+    side_name,
+)
 from engine import scopone
 from engine.games import GameMatch
 from storage import MatchRecord
@@ -228,12 +235,13 @@ class ScoponeUI:
         return [mover]
 
     def lobby_lines(self, record: MatchRecord, lang: str) -> list[str]:
-        """Nothing beyond the seats."""
-        return []
+        """The pairs, once four are seated (unless every player plays alone)."""
+        line = None if record.options.get("individual") else pairs_line(record, lang)
+        return [line] if line else []
 
     def has_partners(self, options: dict[str, Any]) -> bool:
-        """Scopone is played in pairs (SC-1)."""
-        return True
+        """Scopone is played in pairs (SC-1.1), unless ``individual``."""
+        return not options.get("individual")
 
     def headline_option(self, options: dict[str, Any]) -> str:
         """The target score."""

@@ -10,6 +10,7 @@ from bot.delivery import Rendered
 from bot.games import ui_for
 from bot.i18n import Html, html_lines, t
 from bot.options_ui import value_text
+from bot.render.table import PAIRED_SEATS
 from engine.games import game
 from storage import MatchRecord
 
@@ -33,7 +34,8 @@ def lobby_view(record: MatchRecord, lang: str, options_panel: bool = False) -> R
         lines.append(t(lang, "lobby.nobody"))
     lines += ui.lobby_lines(record, lang)
     lines.append(t(lang, "lobby.options", summary=options_summary(record, lang)))
-    lines.append(t(lang, "lobby.hint"))
+    private = record.chat_id > 0  # a match against the computer: one human
+    lines.append(t(lang, "lobby.hint_private" if private else "lobby.hint"))
 
     def button(key: str, op: LobbyOp) -> InlineKeyboardButton:
         data = callbacks.lobby(record.id, record.version, op)
@@ -43,17 +45,20 @@ def lobby_view(record: MatchRecord, lang: str, options_panel: bool = False) -> R
         data = callbacks.lobby(record.id, record.version, LobbyOp.COMPUTER, level)
         return InlineKeyboardButton(t(lang, f"btn.computer_{level}"), callback_data=data)
 
+    computers = [computer(level) for level in spec.levels]
+    if any(s.is_computer for s in record.seats):
+        computers.append(button("btn.computer_remove", LobbyOp.COMPUTER_REMOVE))
+    last = [button("btn.cancel", LobbyOp.CANCEL)]
+    if ui.has_partners(record.options) and len(record.seats) == PAIRED_SEATS:
+        last.insert(0, button("btn.partners", LobbyOp.PARTNERS))
     keyboard = [
         [button("btn.join", LobbyOp.JOIN), button("btn.leave", LobbyOp.LEAVE)],
-        [computer(level) for level in spec.levels],
+        computers,
         [button("btn.options", LobbyOp.OPTIONS), button("btn.start", LobbyOp.START)],
-        [button("btn.cancel", LobbyOp.CANCEL)],
+        last,
     ]
-    if any(s.is_computer for s in record.seats):
-        keyboard[1].append(button("btn.computer_remove", LobbyOp.COMPUTER_REMOVE))
-    if ui.has_partners(record.options):
-        keyboard[3].insert(0, button("btn.partners", LobbyOp.PARTNERS))
-        keyboard[2].insert(0, button("btn.partners", LobbyOp.PARTNERS))
+    if private:
+        keyboard = keyboard[1:]
     return "\n".join(lines), InlineKeyboardMarkup(keyboard)
 
 

@@ -7,9 +7,12 @@ from zoneinfo import ZoneInfo
 
 from bot.i18n import t
 from bot.render.length import clip
+from storage import MatchRecord
 
 ITALY = ZoneInfo("Europe/Rome")
 RECENT_MOVES = 5
+PAIRED_SEATS = 4
+"""Pairs are formed at a table of four: seats 0 and 2 against 1 and 3."""
 
 
 def name_of(names: list[str], seat: int) -> str:
@@ -66,3 +69,11 @@ def match_result_text(
         )
     lines.append(t(lang, "match.legend"))
     return clip("\n".join(lines))
+
+
+def pairs_line(record: MatchRecord, lang: str) -> str | None:
+    """Who partners whom, once four are seated: seats 0 and 2 against 1 and 3."""
+    if len(record.seats) != PAIRED_SEATS:
+        return None
+    names = [s.name for s in record.seats]
+    return t(lang, "lobby.pairs", a=f"{names[0]} + {names[2]}", b=f"{names[1]} + {names[3]}")

@@ -67,3 +67,61 @@ async def test_lobby_deep_link_join_and_start(
         anna.send(GROUP, "/newgame")
         await settle(server, service)
         assert server.last_message(GROUP, from_bot=True).text.startswith("C'è già una partita")  # type: ignore[union-attr]
+
+
+BEA, DINO, PAIRS_GROUP = 1003, 1004, -100510
+
+
+async def test_a_scopone_lobby_names_the_pairs_and_offers_one_swap(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    people = [(ANNA, "Anna"), (LUCA, "Luca"), (BEA, "Bea"), (DINO, "Dino")]
+    users = [server.add_user(uid, name, language_code="it") for uid, name in people]
+    server.add_group(PAIRS_GROUP, "Scopa", members=[uid for uid, _ in people], admins=[ANNA])
+    async with running_bot(server, tmp_path / "p.db") as service:
+        for user in users:
+            user.start_private()
+        await settle(server, service)
+        users[0].send(PAIRS_GROUP, "/nuova scopone")
+        await settle(server, service)
+        lobby = server.last_message(PAIRS_GROUP, from_bot=True)
+        assert lobby is not None
+        assert "🔁 Cambia coppie" not in [
+            text for row in lobby.keyboard for text in row
+        ]  # not before four are seated
+        for user in users[1:]:
+            await user.press(PAIRS_GROUP, lobby.message_id, button_data(lobby, "✋")).answered()
+            await settle(server, service)
+            lobby = server.message(PAIRS_GROUP, lobby.message_id)
+            assert lobby is not None
+        assert "Coppie: Anna + Bea contro Luca + Dino" in lobby.text.splitlines()
+        swaps = [
+            text
+            for text in [text for row in lobby.keyboard for text in row]
+            if text == "🔁 Cambia coppie"
+        ]
+        assert swaps == ["🔁 Cambia coppie"]
+        await users[0].press_button(PAIRS_GROUP, lobby.message_id, "🔁 Cambia coppie").answered()
+        await settle(server, service)
+        lobby = server.message(PAIRS_GROUP, lobby.message_id)
+        assert lobby is not None
+        assert "Coppie: Anna + Dino contro Bea + Luca" in lobby.text.splitlines()
+
+
+async def test_a_private_lobby_speaks_to_one_human(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    anna = server.add_user(ANNA, "Anna", language_code="en")
+    async with running_bot(server, tmp_path / "q.db") as service:
+        anna.start_private()
+        await settle(server, service)
+        anna.send(ANNA, "/newgame scopone")
+        await settle(server, service)
+        lobby = server.last_message(ANNA, from_bot=True)
+        assert lobby is not None
+        assert lobby.text.splitlines()[-1] == "Add computer players, then press «Start»."
+        assert [text for row in lobby.keyboard for text in row] == [
+            "🤖 + Easy", "🤖 + Expert", "⚙️ Options", "▶️ Start", "✖️ Cancel",
+        ]  # fmt: skip
