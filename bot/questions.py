@@ -26,7 +26,7 @@ class Questions:
         self.outbox = outbox
         self.moves = moves
 
-    def ask_stop(self, chat_id: int, user_id: int, admin: bool, reply_to: int) -> None:
+    def ask_stop(self, chat_id: int, user_id: int, admin: bool, reply_to: int | None) -> None:
         """``/stop``: ask the creator or an admin to confirm."""
         record = self.store.active_match_in_chat(chat_id)
         lang = self.people.group_lang(chat_id)

@@ -225,7 +225,7 @@ class Tavolo:
         ]
         return t(lang, "cmd.rules", options=html_lines(lines))
 
-    def ask_stop(self, chat_id: int, user_id: int, admin: bool, reply_to: int) -> None:
+    def ask_stop(self, chat_id: int, user_id: int, admin: bool, reply_to: int | None) -> None:
         """``/stop``: ask the creator or an admin to confirm."""
         self.questions.ask_stop(chat_id, user_id, admin, reply_to)
 

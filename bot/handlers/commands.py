@@ -75,36 +75,40 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 async def table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/table`` (``/tavolo``): post the table again at the bottom and keep editing that one."""
+    """``/table`` (``/tavolo``): post the table again at the bottom and keep editing that one
+    (in private, the table of the match against the computer)."""
     chat = update.effective_chat
-    if chat is None or not is_group(chat):
+    if chat is None:
         return
     tavolo(context).repost_table(chat.id)
 
 
 async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/score`` (``/punti``): the match's scores."""
+    """``/score`` (``/punti``): the scores of the chat's match (a group's, or in private the
+    match against the computer)."""
     message, chat = update.effective_message, update.effective_chat
-    if message is None or chat is None or not is_group(chat):
+    if message is None or chat is None:
         return
     reply(update, context, tavolo(context).score_text(chat.id))
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/rules`` (``/regole``): the running match's options."""
+    """``/rules`` (``/regole``): the options of the chat's match."""
     message, chat = update.effective_message, update.effective_chat
-    if message is None or chat is None or not is_group(chat):
+    if message is None or chat is None:
         return
     reply(update, context, tavolo(context).rules_text(chat.id))
 
 
 async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/stop``: the creator or an admin stops the match, after a confirmation."""
+    """``/stop``: the creator or an admin stops the chat's match, after a confirmation; in
+    private, the player stops their match against the computer (it counts for nobody)."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
-    if message is None or chat is None or user is None or not is_group(chat):
+    if message is None or chat is None or user is None:
         return
     service = tavolo(context)
-    service.ask_stop(chat.id, user.id, await is_admin(update, context), message.message_id)
+    admin = is_group(chat) and await is_admin(update, context)
+    service.ask_stop(chat.id, user.id, admin, message.message_id if is_group(chat) else None)
 
 
 async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -73,3 +73,54 @@ async def test_private_match_against_the_computer(
         assert service.engine(record).to_json() == expected.to_json()
         assert [m.seat for m in service.store.moves(record.id)][-1] == 1
         assert service.engine(record).to_play == 0
+
+
+async def test_group_commands_work_in_a_private_match(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/punti, /regole, /tavolo and /stop mean in private what they mean in a group; /stop
+    ends a match against the computer without a ranking penalty."""
+    monkeypatch.setattr("bot.lobby.secure_seed", lambda: 4)
+    server = fake_telegram
+    anna = server.add_user(ANNA, "Anna", language_code="en")
+    anna.start_private()
+    async with running_bot(server, tmp_path / "c.db") as service:
+        await settle(server, service)
+        anna.send(ANNA, "/punti")
+        await settle(server, service)
+        assert server.last_message(ANNA, from_bot=True).text == "No match is running."  # type: ignore[union-attr]
+        anna.send(ANNA, "/newgame scala40")
+        await settle(server, service)
+        lobby = server.last_message(ANNA, from_bot=True)
+        assert lobby is not None
+        await anna.press(ANNA, lobby.message_id, button_data(lobby, "🤖 + Easy")).answered()
+        await settle(server, service)
+        lobby = server.message(ANNA, lobby.message_id)
+        assert lobby is not None
+        await anna.press(ANNA, lobby.message_id, button_data(lobby, "▶️")).answered()
+        await settle(server, service)
+        record = service.store.active_match_in_chat(ANNA)
+        assert record is not None and record.status == "playing"
+        anna.send(ANNA, "/punti")
+        await settle(server, service)
+        score = server.last_message(ANNA, from_bot=True)
+        assert score is not None and score.text.startswith("Score\n")
+        anna.send(ANNA, "/regole")
+        await settle(server, service)
+        rules = server.last_message(ANNA, from_bot=True)
+        assert rules is not None and "Points limit: 101" in rules.text.splitlines()
+        assert "On timeout: the bot plays" in rules.text.splitlines()
+        anna.send(ANNA, "/tavolo")
+        await settle(server, service)
+        table = server.last_message(ANNA, from_bot=True)
+        assert table is not None and table.text.startswith("🃏 Scala 40 · hand 1")
+        assert service.store.get_match(record.id).table_message_id == table.message_id
+        anna.send(ANNA, "/stop")
+        await settle(server, service)
+        question = server.last_message(ANNA, from_bot=True)
+        assert question is not None
+        assert question.text == "Stop the match? It will not count for the rankings."
+        await anna.press_button(ANNA, question.message_id, "✅ Yes").answered()
+        await settle(server, service)
+        assert service.store.get_match(record.id).status == "stopped"
+        assert service.store.user_stats(ANNA) == []
