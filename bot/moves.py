@@ -119,16 +119,17 @@ class Moves:
         a hand or match in the group, the bells. A move within a turn is ``quiet``: its table
         edit waits a little longer, so the move that ends the turn often joins it."""
         self.shows.table(record.id, quiet)
-        if new_hand or match.is_over:
-            seats = list(range(len(record.seats)))
-            if new_hand and not match.is_over:
-                self._clear_hands(record)
-        else:
-            # Other hands do not show others' moves: only the mover's hand changes (and, with
-            # open hands for partners, the partner's, which shows it).
-            seats = [] if mover is None else ui_for(record.game).touched_hands(match, mover)
-        for seat in seats:
-            self.shows.hand(record.id, seat)
+        if new_hand and not match.is_over:
+            self._clear_hands(record)
+        # Every hand shows the table's state. The mover's hand (and a partner's that shows
+        # it), and the hand whose turn starts, change at once; the others watch, later.
+        now: set[int] = set(range(len(record.seats))) if new_hand or match.is_over else set()
+        if mover is not None:
+            now.update(ui_for(record.game).touched_hands(match, mover))
+        if match.to_play is not None:
+            now.add(match.to_play)
+        for seat in range(len(record.seats)):
+            self.shows.hand(record.id, seat, watch=seat not in now)
         self.shows.summaries(record, match, new_hand)
         if match.is_over:
             self.matches.forget(record.id)  # a finished match is never played again

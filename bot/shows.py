@@ -114,9 +114,13 @@ class Shows:
 
     # --- the hands ---------------------------------------------------------------------------
 
-    def hand(self, match_id: int, seat: int, fresh: bool = False, tap: bool = False) -> None:
+    def hand(
+        self, match_id: int, seat: int, fresh: bool = False, tap: bool = False, watch: bool = False
+    ) -> None:
         """Show a seat's latest hand in its private hand message (``fresh``: a new message;
-        ``tap``: a change of the player's own, gathered with the taps that follow it)."""
+        ``tap``: a change of the player's own, gathered with the taps that follow it;
+        ``watch``: another player's move, shown after the player's own messages and a little
+        later, so that the moves of a turn show in one edit)."""
         user = self.store.get_match(match_id).seats[seat].user_id
         if user is None:
             return
@@ -125,9 +129,10 @@ class Shows:
             ("hand", match_id, seat),
             lambda: self._hand_render(match_id, seat, user),
             lambda message_id, shown: self._hand_shown(match_id, seat, message_id, shown),
-            Priority.HAND,
+            Priority.TABLE if watch else Priority.HAND,
             fresh=fresh,
             gather=tap,
+            delay=self.table_delay * 3 if watch else 0.0,
             sending=lambda shown: self.store.set_hand_digest(match_id, seat, shown, pending=True),
         )
 

@@ -45,8 +45,11 @@ from bot.render.table import (
     deadline_text,
     header,
     name_of,
+    names_list,
     pairs_line,
     side_name,
+    turn_line,
+    waiting_line,
 )
 from engine import scala40
 from engine.errors import IllegalAction, InvalidMeld
@@ -98,9 +101,7 @@ def table_text(
     lines.append(t(lang, "table.piles", card=top, count=view.discard_size, stock=view.stock_size))
     lines.append(_scores(view, names, lang))
     if view.to_play is not None and view.result is None:
-        lines.append(
-            t(lang, "table.turn", name=name_of(names, view.to_play)) + deadline_text(lang, deadline)
-        )
+        lines.append(turn_line(lang, name_of(names, view.to_play)) + deadline_text(lang, deadline))
     recent = view.history[-RECENT_MOVES:]
     if recent:
         lines.append("")
@@ -202,60 +203,67 @@ def hand_message(
     seat: int,
     view: scala40.View,
     ui: HandUI,
+    names: list[str],
     group: str,
     lang: str,
     threshold: int,
-) -> tuple[str, InlineKeyboardMarkup]:
-    """The hand message of ``seat``: cards as buttons, then the actions.
-
-    Between the player's own turns the message does not change when others move (so a turn
-    costs few Bot API calls): it shows the draw-phase keys, the discard as ``⤴`` and the staged
-    melds; the bell of the player's turn says what the discard is. After drawing it shows the
-    play-phase keys, the piles and the melds on the table.
-    """
-    keys = HandKeys(match_id, seat, ui, lang, view.hand)
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The hand message of ``seat``, the player's cockpit: whose turn it is, the piles, the
+    melds on the table and who opened; the cards as buttons, then the actions that can act
+    now (off turn, only those that prepare: selecting, staging, sorting). A finished match
+    leaves the cards without buttons."""
     running = view.result is None and view.phase in ("draw", "play")
-    playing = running and view.to_play == seat and view.phase == "play"
-    shown = display(view.hand, ui)
+    text = _hand_text(view, ui, names, group, lang, threshold, running)
+    if not running:
+        return text, None
+    keys = HandKeys(match_id, seat, ui, lang, view.hand)
+    my_turn = view.to_play == seat
+    playing = my_turn and view.phase == "play"
     card_buttons = []
-    if running and not playing:
+    if not playing and view.discard_top is not None:
         mark = "✓" if TOP in ui.selected else ""
-        card_buttons.append(keys.button(mark + keys.label("btn.top"), Op.TOGGLE, TOP))
+        label = keys.label("btn.top", card=show.card(view.discard_top))
+        card_buttons.append(keys.button(mark + label, Op.TOGGLE, TOP))
     if isinstance(ui.step, Swap):
         mark = "✓" if FREED in ui.selected else ""
         card_buttons.append(keys.button(mark + "🃏", Op.TOGGLE, FREED))
-    for key, face in shown:
+    for key, face in display(view.hand, ui):
         mark = "✓" if key in ui.selected else ""
         card_buttons.append(keys.button(mark + show.card(face), Op.TOGGLE, key.replace("#", ".")))
     keyboard = rows(card_buttons)
-    keyboard += _actions(keys, view, ui, running, playing)
-    text = _hand_text(view, ui, group, lang, threshold, running, playing)
+    keyboard += _actions(keys, view, ui, my_turn, playing)
     return text, InlineKeyboardMarkup(keyboard)
 
 
 def _hand_text(
     view: scala40.View,
     ui: HandUI,
+    names: list[str],
     group: str,
     lang: str,
     threshold: int,
     running: bool,
-    playing: bool,
 ) -> str:
-    lines = [t(lang, "hand.title", game=t(lang, "game.scala40"), group=group)]
+    lines: list[str] = [t(lang, "hand.title", game=t(lang, "game.scala40"), group=group)]
     top = view.discard_top
     if not running:
         lines.append(t(lang, "hand.over"))
-    elif not playing:
-        lines.append(t(lang, "hand.idle"))
+    elif view.to_play != view.seat:
+        lines.append(waiting_line(lang, name_of(names, view.to_play or 0)))
+    elif view.phase == "draw":
+        lines.append(t(lang, "hand.draw"))
     else:
         key = "hand.play" if view.opened[view.seat] else "hand.play_not_open"
         lines.append(t(lang, key, threshold=threshold))
+    if running:
         top_text = show.card(top) if top else "—"
         lines.append(t(lang, "hand.piles", card=top_text, stock=view.stock_size))
         if view.melds:
             melds = " · ".join(f"{m.number}) {show.meld(m.cards, m.jokers)}" for m in view.melds)
             lines.append(t(lang, "hand.melds", melds=melds))
+        opened = [name_of(names, s) for s in range(view.players) if view.opened[s]]
+        if opened:
+            lines.append(t(lang, "hand.opened", names=names_list(lang, opened), count=len(opened)))
     if ui.staged:
         staged = " | ".join(show.cards(m) for m in staged_tokens(ui, top))
         total = staged_total(ui, top)
@@ -274,7 +282,7 @@ def _hand_text(
 
 
 def _actions(
-    keys: HandKeys, view: scala40.View, ui: HandUI, running: bool, playing: bool
+    keys: HandKeys, view: scala40.View, ui: HandUI, my_turn: bool, playing: bool
 ) -> list[list[InlineKeyboardButton]]:
     if isinstance(ui.step, Attach):
         numbers = [
@@ -285,9 +293,7 @@ def _actions(
     if isinstance(ui.step, Declare):
         choices = [keys.button(show.card(face), Op.DECLARE, face) for face in ui.step.choices]
         return [*rows(choices), [keys.button(keys.label("btn.cancel"), Op.CLEAR)]]
-    out: list[list[InlineKeyboardButton]] = []
-    if running:
-        out += _turn_rows(keys, view, ui, playing)
+    out = _turn_rows(keys, view, ui, my_turn, playing)
     selected = len(ui.selected)
     tools = [
         keys.button(keys.label("btn.sort_suit"), Op.SORT_SUIT),
@@ -297,23 +303,23 @@ def _actions(
         tools.append(keys.button(keys.label("btn.move"), Op.MOVE_LEFT))
     if selected or ui.step is not None:
         tools.append(keys.button(keys.label("btn.clear"), Op.CLEAR))
-    if running:
+    if my_turn:
         tools.append(keys.button(keys.label("btn.hint"), Op.HINT))
     out.append(tools)
     return [row for row in out if row]
 
 
 def _turn_rows(
-    keys: HandKeys, view: scala40.View, ui: HandUI, playing: bool
+    keys: HandKeys, view: scala40.View, ui: HandUI, my_turn: bool, playing: bool
 ) -> list[list[InlineKeyboardButton]]:
-    """The draw-phase keys (also shown while waiting) or the play-phase keys."""
+    """The keys of the turn's phase; off turn, only staging (the player's own preparation)."""
     selected = len(ui.selected)
     opened = view.opened[view.seat]
     swapping = isinstance(ui.step, Swap)
     row: list[InlineKeyboardButton] = []
-    if not playing:
+    if my_turn and not playing:
         row.append(keys.button(keys.label("btn.draw"), Op.DRAW))
-    can_lay = playing or TOP in ui.selected
+    can_lay = my_turn and (playing or TOP in ui.selected)
     if selected and can_lay and (opened or swapping):
         row += [
             keys.button(keys.label("btn.meld"), Op.MELD),
@@ -323,9 +329,11 @@ def _turn_rows(
         row.append(keys.button(keys.label("btn.stage"), Op.STAGE))
     actions: list[InlineKeyboardButton] = []
     if ui.staged and not opened:
-        total = staged_total(ui, view.discard_top)
-        label = keys.label("btn.open", total=total if total is not None else "?")
-        actions += [keys.button(label, Op.OPEN), keys.button(keys.label("btn.unstage"), Op.UNSTAGE)]
+        if my_turn:
+            total = staged_total(ui, view.discard_top)
+            label = keys.label("btn.open", total=total if total is not None else "?")
+            actions.append(keys.button(label, Op.OPEN))
+        actions.append(keys.button(keys.label("btn.unstage"), Op.UNSTAGE))
     if playing and selected == 1 and ui.selected[0] not in (TOP, FREED):
         face = ui.selected[0].split("#")[0]
         label = keys.label("btn.discard", card=show.card(face))
@@ -533,7 +541,7 @@ class Scala40UI:
         """The seat's private hand message."""
         assert isinstance(match, scala40.Match)
         threshold = match.options.opening_points
-        return hand_message(match_id, seat, match.view(seat), ui, group, lang, threshold)
+        return hand_message(match_id, seat, match.view(seat), ui, names, group, lang, threshold)
 
     def turn_facts(self, match: GameMatch, seat: int, lang: str) -> str:
         """The discard pile's top and the stock, for the turn bell."""

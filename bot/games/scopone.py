@@ -25,6 +25,8 @@ from bot.render.table import (
     name_of,
     pairs_line,
     side_name,
+    turn_line,
+    waiting_line,
 )
 from engine import scopone
 from engine.games import GameMatch
@@ -68,9 +70,7 @@ def table_text(
             )
         )
     if view.to_play is not None:
-        lines.append(
-            t(lang, "table.turn", name=name_of(names, view.to_play)) + deadline_text(lang, deadline)
-        )
+        lines.append(turn_line(lang, name_of(names, view.to_play)) + deadline_text(lang, deadline))
     recent = view.history[-RECENT_MOVES:]
     if recent:
         lines.append("")
@@ -130,15 +130,38 @@ def hand_result_text(
 
 
 def hand_message(
-    match_id: int, seat: int, view: scopone.View, ui: HandUI, group: str, lang: str
+    match_id: int,
+    seat: int,
+    view: scopone.View,
+    ui: HandUI,
+    names: list[str],
+    group: str,
+    lang: str,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """The hand: the cards as buttons; then the capture choice when several are allowed."""
+    """The hand, the player's cockpit: whose turn it is, the cards on the table and the
+    scores; on the player's turn the cards are buttons (then the capture choice when several
+    are allowed), off turn they are text, as nothing can be done with them then."""
     keys = HandKeys(match_id, seat, ui, lang, view.hand)
-    lines = [t(lang, "hand.title", game=t(lang, "game.scopone"), group=group)]
+    lines: list[str] = [t(lang, "hand.title", game=t(lang, "game.scopone"), group=group)]
     my_turn = view.to_play == seat and view.result is None
-    lines.append(t(lang, "hand.over" if view.result is not None else "hand.scopone_idle"))
-    keyboard: list[list[InlineKeyboardButton]]
-    if isinstance(ui.step, Capture) and my_turn:
+    if view.result is not None:
+        lines.append(t(lang, "hand.over"))
+    elif my_turn:
+        lines.append(t(lang, "hand.scopone_idle"))
+    elif view.to_play is not None:
+        lines.append(waiting_line(lang, name_of(names, view.to_play)))
+    table = show.cards([str(c) for c in view.table]) if view.table else "—"
+    lines.append(t(lang, "hand.scopone_table", cards=table))
+    sides = list(view.sides)
+    scores = " · ".join(
+        f"{side_name(names, sides, side)} {score}" for side, score in enumerate(view.scores)
+    )
+    lines.append(t(lang, "hand.scores", scores=scores, target=view.target))
+    keyboard: list[list[InlineKeyboardButton]] = []
+    if not my_turn:
+        if view.hand:
+            lines.append(t(lang, "hand.cards", cards=show.cards([str(c) for c in view.hand])))
+    elif isinstance(ui.step, Capture):
         card = ui.step.card
         lines.append(t(lang, "hand.pick_capture", card=show.card(card)))
         options = [str(a) for a in view.legal_actions if str(a.card) == card]
@@ -211,7 +234,7 @@ class ScoponeUI:
         lang: str,
     ) -> Rendered:
         """The seat's private hand message."""
-        return hand_message(match_id, seat, match.view(seat), ui, group, lang)
+        return hand_message(match_id, seat, match.view(seat), ui, names, group, lang)
 
     def turn_facts(self, match: GameMatch, seat: int, lang: str) -> str:
         """The cards on the table, for the turn bell."""

@@ -35,6 +35,21 @@ def deadline_text(lang: str, deadline: datetime | None) -> str:
     return t(lang, "table.until", time=local.strftime("%H:%M"))
 
 
+def waiting_line(lang: str, name: str) -> str:
+    """Whose turn it is, seen by a player waiting: "⏳ Tocca a Luca." ("ad" before an "a")."""
+    return t(lang, "hand.wait_ad" if _vowel_a(name) else "hand.wait", name=name)
+
+
+def turn_line(lang: str, name: str) -> str:
+    """The table's "Tocca a <b>Luca</b>" ("ad" before an "a")."""
+    return t(lang, "table.turn_ad" if _vowel_a(name) else "table.turn", name=name)
+
+
+def _vowel_a(name: str) -> bool:
+    """Whether Italian says "ad" before the name (it starts with an "a")."""
+    return name[:1].lower() in ("a", "à")
+
+
 def side_name(names: list[str], sides: list[int], side: int) -> str:
     """The names of a side's players ("Anna + Carla")."""
     return " + ".join(name_of(names, s) for s in range(len(sides)) if sides[s] == side)

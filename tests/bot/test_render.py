@@ -12,6 +12,7 @@ from bot.delivery import outbox as delivery
 from bot.games import scala40 as scala40_ui
 from bot.games import scopone as scopone_ui
 from bot.hand_ui import Capture, HandUI, context_token
+from bot.render.cards import card as pretty
 from bot.render.length import clip, split, utf16_len
 from engine import scala40, scopone
 from engine.scala40.greedy import greedy_action
@@ -95,13 +96,14 @@ class TestHandKeyboards:
         assert seat is not None
         ui = HandUI(selected=("JK#0",), version=123456)
         text, markup = scala40_ui.hand_message(
-            987654321, seat, m.view(seat), ui, "<Gruppo>", "it", 40
+            987654321, seat, m.view(seat), ui, NAMES, "<Gruppo>", "it", 40
         )
         check_keyboard(markup)
         assert "&lt;Gruppo&gt;" in text
-        assert "Al tuo turno: 🂠 pesca" in text
+        assert "👉 Tocca a te: 🂠 pesca" in text
         first = markup.inline_keyboard[0][0]
-        assert first.text == "⤴ Scarto"
+        top = m.view(seat).discard_top
+        assert top is not None and first.text == f"⤴ Scarto {pretty(top)}"
         context = context_token(m.view(seat).hand, ui)
         assert first.callback_data == f"h:987654321:{seat}:{context}:t:^"
 
@@ -112,7 +114,7 @@ class TestHandKeyboards:
         view = m.view(seat)
         card = str(view.hand[0])
         ui = HandUI(step=Capture(card))
-        _, markup = scopone_ui.hand_message(1, seat, view, ui, "G", "en")
+        _, markup = scopone_ui.hand_message(1, seat, view, ui, NAMES, "G", "en")
         assert markup is not None
         check_keyboard(markup)
         options = [a for a in view.legal_actions if str(a.card) == card]
@@ -125,7 +127,7 @@ class TestHandKeyboards:
         seat = m.to_play
         assert seat is not None
         view = replace(m.view(seat), hand=())
-        text, markup = scopone_ui.hand_message(1, seat, view, HandUI(), "G", "en")
+        text, markup = scopone_ui.hand_message(1, seat, view, HandUI(), NAMES, "G", "en")
         assert markup is None and text.startswith("🃏 <b>Scopone</b> · G")
 
 

@@ -22,7 +22,6 @@ from bot_harness import (
 from fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
 from s40_helpers import position
 
-from bot.i18n import t
 from bot.render.cards import card as pretty
 from bot.service import Tavolo
 from engine.scala40 import Options
@@ -71,8 +70,11 @@ class Player:
 
     async def select(self, *cards: str) -> None:
         for card in cards:
-            label = t(self.lang, "btn.top") if card == "^" else pretty(card)
             buttons = keyboard_data(self.hand())
+            if card == "^":  # the discard's button names it: "⤴ Scarto K♦"
+                label = next(b.lstrip("✓") for b in buttons if b.lstrip("✓").startswith("⤴"))
+            else:
+                label = pretty(card)
             if label not in buttons and "✓" + label in buttons:
                 label = "✓" + label  # pressing a selected card unselects it
             assert label in buttons, (label, list(buttons))
@@ -209,6 +211,12 @@ async def test_staging_while_waiting(fake_telegram: FakeTelegramServer, tmp_path
         await anna.select("4S", "4H", "4D")
         assert (await anna.press("➕ Prepara"))["text"] is None
         assert "In preparazione: 4♠ 4♥ 4♦ → 12" in anna.hand().text
-        refused = await anna.press("🂠 Pesca")
+        hand = anna.hand()
+        assert hand.text.splitlines()[1] == "⏳ Tocca a Luca."
+        assert "🂠 Pesca" not in keyboard_data(hand)  # off turn, only what prepares
+        assert "✅ Apri 12" not in keyboard_data(hand) and "💡 Aiuto" not in keyboard_data(hand)
+        # A forged draw (the sort button's data with the draw's op) changes nothing.
+        forged = button_data(hand, "↕ Seme").replace(":ss", ":dr")
+        refused = await anna_user.press(ANNA, hand.message_id, forged, force=True).answered()
         assert refused["text"] == "Non è il tuo turno."
         assert service.store.moves(match_id) == []
