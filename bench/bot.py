@@ -4,8 +4,9 @@ The fake (``tests/support/fake_telegram/``) enforces Telegram's flood limits at 
 measurements:
 
 - **load**: ``--matches`` two-player Scala 40 matches in as many groups, each player pressing at
-  a person's pace (1 to 2 s after their hand shows their previous press: draw, pick a card,
-  discard), while one more group spams ``/punti`` and ``/tavolo`` (``--spam`` a second).
+  a person's pace (once their hand says it is their turn, 1 to 2 s after it shows their
+  previous press: draw, pick a card, discard), while one more group spams ``/punti`` and
+  ``/tavolo`` (``--spam`` a second).
   Printed: requests refused by the flood limits (429), press -> answer (as the fake times it)
   in the playing matches, presses answered late, move -> table edit, Bot API requests per move,
   and what the spam cost its group.
@@ -17,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
+import functools
 import os
 import platform
 import random
@@ -45,6 +48,8 @@ SPAM_GROUP, SPAMMER = -1_900_000, 2_900_000
 TAP_GROUP, TAPPER, TAP_PARTNER = -1_800_000, 2_800_000, 2_800_001
 TAP_HANDS = ("3C 4C 5C 6C 7C 8C 2S 9D KH QS 5H 2D 5D", "10S JS QS KS JK 6H 7H 8C 2H 3S QD QC 9H")
 TAP_RUN = ("3C", "4C", "5C", "6C", "7C", "8C")
+TURN_MARK = "👉"
+"""What a hand shows on its player's turn."""
 MESSAGE_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage")
 
 
@@ -68,6 +73,10 @@ def _buttons(message: FakeMessage | None) -> dict[str, str]:
         for row in markup.get("inline_keyboard", [])
         for b in row
     }
+
+
+def _my_turn(message: FakeMessage) -> bool:
+    return TURN_MARK in (message.text or "")
 
 
 def _store_match(store: Store, group: int, users: list[int], state_json: str, title: str) -> int:
@@ -106,6 +115,10 @@ class Load:
             message = self.server.message(user, record.seats[seat].hand_message_id or 0)
             if message is None:
                 await asyncio.sleep(0.2)
+                continue
+            if not _my_turn(message):  # like a person: act once the hand says so
+                with contextlib.suppress(AssertionError):
+                    await self.server.wait_for(functools.partial(_my_turn, message), timeout=30)
                 continue
             await self._step(match_id, group, user, message)
             await asyncio.sleep(self.rng.uniform(1.0, 2.0))
@@ -203,8 +216,8 @@ async def taps(server: FakeTelegramServer, service: Tavolo, match_id: int, trial
         stage = next(d for t, d in _buttons(message).items() if t.startswith("➕"))
         pressed = time.perf_counter()
         user.press(TAPPER, message.message_id, stage, force=True)
-        staged = keyboard(
-            lambda b: any(t.startswith("✅") for t in b) and not any(t.startswith("✓") for t in b)
+        staged = keyboard(  # off turn: the meld staged, "↩️ Riprendi" offered, none selected
+            lambda b: any(t.startswith("↩️") for t in b) and not any(t.startswith("✓") for t in b)
         )
         await server.wait_for(staged, timeout=30)
         latencies.append(time.perf_counter() - pressed)
@@ -217,7 +230,7 @@ async def taps(server: FakeTelegramServer, service: Tavolo, match_id: int, trial
         )
         back = next(d for t, d in _buttons(message).items() if t.startswith("↩️"))
         user.press(TAPPER, message.message_id, back, force=True)
-        await server.wait_for(keyboard(lambda b: not any(t.startswith("✅") for t in b)))
+        await server.wait_for(keyboard(lambda b: not any(t.startswith("↩️") for t in b)))
         await asyncio.sleep(3)  # the chat's budget fills up again
     print(
         f"taps: 6 cards in 2 s then ➕, {trials} times: ➕ -> final keyboard {_ms(latencies)}; "
@@ -288,6 +301,13 @@ def _seed(server: FakeTelegramServer, store: Store, matches: int) -> list[tuple[
     return seeded
 
 
+def _kind(call: ApiCall) -> str:
+    """What a message request was for: "group edit", "private send", ..."""
+    where = "group" if int(call.params.get("chat_id", 0)) < 0 else "private"
+    what = {"sendMessage": "send", "deleteMessage": "delete"}.get(call.method, "edit")
+    return f"{where} {what}"
+
+
 def _report(
     server: FakeTelegramServer,
     load: Load,
@@ -325,6 +345,10 @@ def _report(
             f"Bot API message requests (send, edit, delete) per move: "
             f"{len(messages) / load.moves:.2f}; per press: {len(messages) / len(load.presses):.2f}"
         )
+        kinds = collections.Counter(_kind(c) for c in messages)
+        print("  of which per move: " + ", ".join(
+            f"{kind} {count / load.moves:.2f}" for kind, count in sorted(kinds.items())
+        ))  # fmt: skip
     print(f"the spam group: {commands} commands cost {len(spammed)} messages")
 
 

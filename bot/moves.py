@@ -121,15 +121,17 @@ class Moves:
         self.shows.table(record.id, quiet)
         if new_hand and not match.is_over:
             self._clear_hands(record)
-        # Every hand shows the table's state. The mover's hand (and a partner's that shows
-        # it), and the hand whose turn starts, change at once; the others watch, later.
+        # Every hand shows the table as the last change of turn left it. The mover's hand (and
+        # a partner's that shows it) and the hand whose turn starts change at once; when the
+        # turn passes, the others follow a little later (a move within a turn waits for it).
         now: set[int] = set(range(len(record.seats))) if new_hand or match.is_over else set()
         if mover is not None:
             now.update(ui_for(record.game).touched_hands(match, mover))
         if match.to_play is not None:
             now.add(match.to_play)
         for seat in range(len(record.seats)):
-            self.shows.hand(record.id, seat, watch=seat not in now)
+            if seat in now or not quiet:
+                self.shows.hand(record.id, seat, watch=seat not in now)
         self.shows.summaries(record, match, new_hand)
         if match.is_over:
             self.matches.forget(record.id)  # a finished match is never played again

@@ -24,9 +24,16 @@ from engine import fairness
 from engine.games import GameMatch
 from storage import MatchRecord
 
+BURIED = 8
+"""Messages below the table after which it is posted again at the bottom (a phone's screen)."""
+
 TABLE_DELAY = 0.3
 """Seconds a table edit waits for more moves to show at once; end-to-end tests set it to 0.
 (The group's budget paces the edits: :class:`bot.delivery.Pace`.)"""
+
+WATCH_FACTOR = 10
+"""A hand shows another player's move after ``WATCH_FACTOR * table_delay`` seconds (3 s): the
+moves of a turn (a draw, then a discard) reach the hands watching in one edit."""
 
 
 class Shows:
@@ -46,15 +53,24 @@ class Shows:
 
     # --- the table ---------------------------------------------------------------------------
 
-    def table(self, match_id: int, quiet: bool = False, fresh: bool = False) -> None:
+    def table(
+        self, match_id: int, quiet: bool = False, fresh: bool = False, follow: bool = True
+    ) -> None:
         """Show the match's latest state in its table message (the lobby before the start).
 
         The edit waits ``table_delay`` seconds so that moves made meanwhile join it; a ``quiet``
         move (a draw) waits three times as long, so it often shows together with the discard
-        that follows it. ``fresh`` posts it again at the bottom.
+        that follows it. ``fresh`` posts it again at the bottom, as does (``follow``) a table
+        buried under :data:`BURIED` messages; the old copy is deleted (or, too old to delete,
+        points down).
         """
         record = self.store.get_match(match_id)
         chat_id = record.table_chat_id or record.chat_id
+        posted = record.table_message_id
+        live = record.status in ("lobby", "playing")
+        if follow and live and posted is not None:
+            fresh = fresh or self.outbox.newest.get(chat_id, 0) - posted >= BURIED
+        lang = self.people.group_lang(record.chat_id)
         self.outbox.put(
             chat_id,
             ("table", match_id),
@@ -62,8 +78,10 @@ class Shows:
             lambda message_id, shown: self._table_shown(match_id, chat_id, message_id, shown),
             Priority.TABLE,
             fresh=fresh,
+            retire=fresh and posted is not None,
             delay=self.table_delay * (3 if quiet else 1),
             sending=lambda shown: self.store.set_table_digest(match_id, shown, pending=True),
+            retired_text=t(lang, "table.moved"),
         )
 
     def repost(self, match_id: int) -> None:
@@ -74,7 +92,7 @@ class Shows:
         fresh = last is None or now - last >= self.outbox.pace.repost_gap
         if fresh:
             self._reposted[match_id] = now
-        self.table(match_id, fresh=fresh)
+        self.table(match_id, fresh=fresh, follow=False)
 
     def table_render(self, match_id: int) -> Render | None:
         """What the table message shows now: the lobby, the table, or a cancelled lobby."""
@@ -132,7 +150,7 @@ class Shows:
             Priority.TABLE if watch else Priority.HAND,
             fresh=fresh,
             gather=tap,
-            delay=self.table_delay * 3 if watch else 0.0,
+            delay=self.table_delay * WATCH_FACTOR if watch else 0.0,
             sending=lambda shown: self.store.set_hand_digest(match_id, seat, shown, pending=True),
         )
 

@@ -127,3 +127,15 @@ class TurnTimers:
                 return
             ui = ui_of(record.seats[seat])  # autoplay takes the staged melds back
             await self.moves.move(record, seat, "timeout", "it", cleared(ui, keep_staged=False))
+            self._tell_expired(self.store.get_match(match_id), seat)
+
+    def _tell_expired(self, record: MatchRecord, seat: int) -> None:
+        """Tell the player their time ran out, and what the bot did for them."""
+        user = record.seats[seat].user_id
+        if user is None or record.state_json is None:
+            return
+        lang = self.people.user_lang(user)
+        out = seat in self.matches.engine(record).abandoned_seats
+        key = "notify.timeout_out" if out else "notify.timeout"
+        text = t(lang, key, where=self.people.where(record.chat_id, lang))
+        self.outbox.send(user, text, priority=Priority.HAND)

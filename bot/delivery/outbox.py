@@ -112,6 +112,8 @@ class Put:
     retire: bool = False
     sending: Callable[[str], None] | None = None
     """Told the digest of an edit about to be sent (stored as ``Render.pending``)."""
+    retired_text: str | None = None
+    """What the retired message is edited to say if Telegram refuses to delete it."""
 
 
 @dataclass(slots=True)
@@ -132,6 +134,8 @@ class Delete:
 
     message_id: int
     done: Callable[[], None] | None = None
+    instead: str | None = None
+    """What the message is edited to say when Telegram refuses to delete it (too old)."""
 
 
 Work = Put | Send | Delete
@@ -190,6 +194,8 @@ class Outbox:
         self.gate = Gate(self.pace, self.clock)
         self.chats: dict[int, ChatQueue] = {}
         self.shown: dict[tuple[int, int], str] = {}
+        self.newest: dict[int, int] = {}
+        """The newest message id seen in each chat (sent, or received): how far down it is."""
         self.sent = 0
         self.dropped = 0
         self.refused = 0
@@ -211,6 +217,7 @@ class Outbox:
         delay: float = 0.0,
         gather: bool = False,
         sending: Callable[[str], None] | None = None,
+        retired_text: str | None = None,
     ) -> None:
         """Show the latest render of a live message, after ``delay`` seconds; a waiting put of
         the same key merges into this one (rendered once, when its turn comes; ``fresh`` and
@@ -221,7 +228,7 @@ class Outbox:
         for that long, so a burst of taps costs one edit of the final state, or two.
         """
         queue, now = self._queue(chat_id), self.clock()
-        work = Put(render, done, fresh, retire, sending)
+        work = Put(render, done, fresh, retire, sending, retired_text)
         due = now + delay
         if gather and now - queue.shown_at.get(key, -math.inf) < self.pace.gather:
             due = now + self.pace.gather
@@ -229,6 +236,7 @@ class Outbox:
         if isinstance(waiting, Entry) and isinstance(waiting.work, Put):
             work.fresh |= waiting.work.fresh
             work.retire |= waiting.work.retire
+            work.retired_text = work.retired_text or waiting.work.retired_text
             waiting.work = work
             waiting.priority = min(waiting.priority, priority)
             if gather and waiting.gathering:
@@ -284,16 +292,18 @@ class Outbox:
         message_id: int,
         done: Callable[[], None] | None = None,
         priority: Priority = Priority.CLEANUP,
+        instead: str | None = None,
     ) -> None:
         """Delete a message (by default after the more urgent work of its chat); ``done`` once
-        it is gone (also when Telegram says it was gone already). Asked again while it is
-        being deleted, nothing more happens."""
+        it is gone (also when Telegram says it was gone already); edited to say ``instead``
+        when Telegram will not delete it. Asked again while it is being deleted, nothing more
+        happens."""
         self.shown.pop((chat_id, message_id), None)
         queue = self._queue(chat_id)
         if message_id in queue.deleting:
             return
         queue.deleting.add(message_id)
-        self._add(queue, ("delete", message_id), Delete(message_id, done), priority)
+        self._add(queue, ("delete", message_id), Delete(message_id, done, instead), priority)
 
     def remember(self, chat_id: int, message_id: int, shown: str) -> None:
         """What a message shows (as Telegram confirmed it)."""
@@ -302,6 +312,12 @@ class Outbox:
         self.shown[key] = shown
         while len(self.shown) > MAX_REMEMBERED:
             del self.shown[next(iter(self.shown))]  # the message edited longest ago
+        self.saw(chat_id, message_id)
+
+    def saw(self, chat_id: int, message_id: int) -> None:
+        """A message exists in the chat (the bot's, or one an update brought)."""
+        if message_id > self.newest.get(chat_id, 0):
+            self.newest[chat_id] = message_id
 
     async def close(self, grace: float) -> None:
         """Let the waiting work go out for ``grace`` seconds at most, then stop every worker
@@ -580,7 +596,7 @@ class Outbox:
         self._shown(queue, entry, sent.message_id, content)
         old = render.message_id
         if entry.work.retire and old is not None and old != sent.message_id:
-            self.delete(chat_id, old)
+            self.delete(chat_id, old, instead=entry.work.retired_text)
 
     def _shown(self, queue: ChatQueue, entry: Entry, message_id: int, content: str) -> None:
         """A live message shows its render now (as Telegram confirmed)."""
@@ -630,6 +646,8 @@ class Outbox:
             log.info("delete of %s/%s failed: %s", queue.chat_id, work.message_id, error)
             if "not found" not in error.message:
                 queue.deleting.discard(work.message_id)
+                if work.instead is not None:
+                    self._say_instead(queue.chat_id, work.message_id, work.instead)
                 return
         except BaseException:
             queue.deleting.discard(work.message_id)
@@ -637,6 +655,16 @@ class Outbox:
         queue.deleting.discard(work.message_id)
         if work.done is not None:
             work.done()
+
+    def _say_instead(self, chat_id: int, message_id: int, text: str) -> None:
+        """A message that cannot be deleted is edited to say ``text``, without buttons."""
+        self.put(
+            chat_id,
+            ("instead", message_id),
+            lambda: Render(message_id, None, text),
+            lambda _id, _shown: None,
+            Priority.CLEANUP,
+        )
 
     def _edit(self, chat_id: int, render: Render) -> Awaitable[object]:
         assert render.message_id is not None

@@ -75,6 +75,8 @@ def table_text(
     if recent:
         lines.append("")
         for record in recent:
+            if record.auto:  # the turn timer ran out and the bot played
+                lines.append("· " + t(lang, "move.timeout", name=name_of(names, record.seat)))
             lines.append("· " + move_line(lang, names, record.seat, record.action, record.scopa))
     return clip("\n".join(lines))
 

@@ -43,9 +43,13 @@ def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None
 
 
 def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Keep the user's name and language code, and the group's title, up to date."""
+    """Keep the user's name and language code, and the group's title, up to date; note how
+    far down the group's chat has gone (its newest message)."""
     service = tavolo(context)
     user, chat = update.effective_user, update.effective_chat
+    message = update.effective_message
+    if chat is not None and is_group(chat) and message is not None:
+        service.outbox.saw(chat.id, message.message_id)
     if user is not None and not user.is_bot:
         service.store.upsert_user(user.id, display_name(user), user.language_code)
     titled = chat is not None and is_group(chat) and chat.title

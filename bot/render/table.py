@@ -28,11 +28,11 @@ def header(lang: str, game: str, hand: int, names: list[str], dealer: int) -> st
 
 
 def deadline_text(lang: str, deadline: datetime | None) -> str:
-    """`` (entro le 21:05)`` for a turn deadline, or nothing."""
+    """`` (entro le 21:05 CET)`` for a turn deadline, or nothing."""
     if deadline is None:
         return ""
-    local = deadline.astimezone(ITALY)  # the players are Italian first
-    return t(lang, "table.until", time=local.strftime("%H:%M"))
+    local = deadline.astimezone(ITALY)  # the players are Italian first; the zone says so
+    return t(lang, "table.until", time=local.strftime("%H:%M"), zone=local.strftime("%Z"))
 
 
 def waiting_line(lang: str, name: str) -> str:

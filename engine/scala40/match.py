@@ -188,6 +188,11 @@ class Match:
         """Seats the engine plays for a player who left (none in Scala 40: they are out)."""
         return ()
 
+    @property
+    def abandoned_seats(self) -> tuple[int, ...]:
+        """Seats whose player abandoned (S40-14), by choice or by their turn timer."""
+        return tuple(self._abandoned())
+
     def first_round(self, seat: int) -> bool:
         """Whether ``seat`` is in its first turn of the hand: it may not close (S40-9.3)."""
         return self.turns_done[seat] == 0
@@ -897,6 +902,7 @@ class Match:
             self._rientro(seat, False)
             return
         self.autoplays[seat] += 1
+        self.history.append((seat, "timeout"))  # the public history says why the bot played
         if self.options.timeout_policy == "forfeit" or self.autoplays[seat] >= 3:
             self._abandon(seat)
             return

@@ -96,6 +96,11 @@ class Match:
         return tuple(sorted(self._state.abandoned))
 
     @property
+    def abandoned_seats(self) -> tuple[int, ...]:
+        """Seats whose player abandoned (SC-6.2), by choice or by their turn timer."""
+        return tuple(sorted(self._state.abandoned))
+
+    @property
     def sides(self) -> int:
         """How many sides score: 2 pairs, or 4 with ``individual`` (SC-1.1)."""
         return self.options.sides

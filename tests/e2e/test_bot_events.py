@@ -244,3 +244,38 @@ async def test_rankings_stats_and_deleting_my_data(
         assert answer["text"] == "Fatto: i tuoi dati sono stati cancellati."
         assert [e.name for e in service.store.leaderboard(GROUP, "scala40")] == ["Luca"]
         assert service.store.user_stats(ANNA) == []
+
+
+async def test_an_old_table_points_down_and_a_buried_one_comes_back(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """/tavolo posts the table at the bottom: the old copy is deleted, or, older than the
+    48 hours Telegram lets a bot delete in, says where the table went. A table buried under
+    the chat's messages is posted again at the bottom with the next move."""
+    server = fake_telegram
+    people(server)
+    match_id = two_player_match(tmp_path / "e.db")
+    anna, luca = server.user(ANNA), server.user(LUCA)
+    async with running_bot(server, tmp_path / "e.db") as service:
+        await settle(server, service)
+        first = service.store.get_match(match_id).table_message_id or 0
+        server.age(GROUP, first, 49 * 3600)
+        anna.send(GROUP, "/tavolo")
+        await settle(server, service)
+        second = service.store.get_match(match_id).table_message_id or 0
+        assert second > first
+        old = server.message(GROUP, first)
+        assert old is not None and not old.deleted
+        assert old.text == "⬇️ Il tavolo è più in basso." and not old.inline_keyboard
+        for _ in range(8):  # the chat buries the table (commands are what the bot sees)
+            anna.send(GROUP, "/aiuto@tavolo_test_bot")
+        await settle(server, service)
+        hand = server.message(LUCA, service.store.get_match(match_id).seats[1].hand_message_id or 0)
+        assert hand is not None
+        await luca.press(LUCA, hand.message_id, button_data(hand, "🂠 Pesca")).answered()
+        await settle(server, service)
+        third = service.store.get_match(match_id).table_message_id or 0
+        assert third > second
+        assert server.message(GROUP, second).deleted  # type: ignore[union-attr]
+        newest = max(m.message_id for m in server.messages(GROUP))
+        assert third == newest

@@ -83,7 +83,8 @@ async def test_a_flooded_group_never_slows_another_chat(
     a_id, b_id = two_groups(server, tmp_path / "f.db")
     async with running_bot(server, tmp_path / "f.db") as service:
         await settle(server, service)
-        before = len(server.messages(GROUP_A, from_bot=True))
+        old = {m.message_id for m in server.messages(GROUP_A, from_bot=True)}
+        old_table = service.store.get_match(a_id).table_message_id
         gino, luca = server.user(2001), server.user(LUCA)
         for _ in range(22):
             for command in ("/tavolo", "/punti", "/regole"):
@@ -105,16 +106,16 @@ async def test_a_flooded_group_never_slows_another_chat(
         assert [m.action for m in service.store.moves(b_id)] == ["draw", "discard 2S"]
         table = server.message(GROUP_B, service.store.get_match(b_id).table_message_id or 0)
         assert table is not None and "· Luca scarta 2♠" in table.text
-        # Group A: the table posted again once, one score, one rules; the rest absorbed.
-        texts = [m.text.split("\n")[0] for m in server.messages(GROUP_A, from_bot=True)[before:]]
-        assert texts == [
+        # Group A: the table posted again once (the old copy deleted), one score, one rules;
+        # the rest absorbed.
+        new = [m for m in server.messages(GROUP_A, from_bot=True) if m.message_id not in old]
+        assert [m.text.split("\n")[0] for m in new] == [
             "🃏 Scala 40 · mano 1 · mazziere Gino",
             "Punteggio",
             "Opzioni della partita",
         ]
-        assert service.store.get_match(a_id).table_message_id == (
-            server.messages(GROUP_A, from_bot=True)[before].message_id
-        )
+        assert service.store.get_match(a_id).table_message_id == new[0].message_id
+        assert server.message(GROUP_A, old_table or 0).deleted  # type: ignore[union-attr]
 
 
 async def test_a_429_pauses_only_its_own_chat(

@@ -192,7 +192,7 @@ async def test_rigged_hand_through_the_buttons(
             "discard 2D",
         ]
         assert server.last_message(LUCA, from_bot=True).text == (
-            "🔔 Your turn in Tavolo di prova! (until 21:02)\nDiscard: 2♦ · Stock: 78"
+            "🔔 Your turn in Tavolo di prova! (until 21:02 CET)\nDiscard: 2♦ · Stock: 78"
         )  # type: ignore[union-attr]
 
 

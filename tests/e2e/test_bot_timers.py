@@ -63,15 +63,17 @@ async def test_reminder_autoplay_and_restart(
         await settle(server, service)
         assert [m.action for m in service.store.moves(match_id)] == ["timeout"]
         table = server.message(GROUP, service.store.get_match(match_id).table_message_id or 0)
-        assert table is not None and table.text.splitlines()[
-            -3:-1
-        ] == [  # before the deck's commitment
+        assert table is not None and table.text.splitlines()[-4:-1] == [  # before the deck's
+            "· ⏰ Luca: tempo scaduto",  # commitment
             "· Luca pesca",
             "· Luca scarta A♣",
         ]
+        notice = server.last_message(LUCA, from_bot=True)
+        assert notice is not None
+        assert notice.text == "⏰ Time ran out in Circolo: I played for you."
         bell = server.last_message(ANNA, from_bot=True)
         assert bell is not None and bell.text.startswith(
-            "🔔 Tocca a te in Circolo! (entro le 21:04)"
+            "🔔 Tocca a te in Circolo! (entro le 21:04 CET)"
         )
         assert service.store.get_match(match_id).deadline_seat == 0
     # A new process: the stored deadline is armed again, on a clock that went on meanwhile.
@@ -120,6 +122,9 @@ async def test_forfeit_policy(fake_telegram: FakeTelegramServer, tmp_path: Path)
         assert service.store.get_match(match_id).status == "finished"
         ranking = server.last_message(GROUP, from_bot=True)
         assert ranking is not None and ranking.text.startswith("🏆 Partita finita! Vince Anna.")
+        notice = server.last_message(LUCA, from_bot=True)
+        assert notice is not None
+        assert notice.text == "⏰ Time ran out in Circolo: you abandoned the match."
 
 
 async def test_no_timer_when_turn_seconds_is_zero(

@@ -368,7 +368,7 @@ class TestTimeout:
         assert str(m.play("timeout")) == "timeout"
         assert hand_text(m, 0) == "2S 9H KD"
         assert faces(m.discard) == ["7H"]
-        assert m.history == [(0, "draw"), (0, "discard 7H")]
+        assert m.history == [(0, "timeout"), (0, "draw"), (0, "discard 7H")]
         assert m.autoplays == [1, 0]
         assert (m.to_play, m.phase) == (1, "draw")
 

@@ -21,6 +21,7 @@ MAX_COMMANDS = 100
 MAX_CAPTION_LENGTH = 1024  # UTF-16 code units of a media caption
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # what a bot may upload
 QUERY_TIMEOUT = 15.0  # seconds within which a callback query must be answered
+DELETE_WINDOW = 48 * 3600  # seconds within which a bot may delete a message
 
 CHAT_ACTIONS = frozenset(
     {

@@ -22,6 +22,7 @@ from .constants import (
     DEFAULT_BOT_NAME,
     DEFAULT_BOT_USERNAME,
     DEFAULT_TOKEN,
+    DELETE_WINDOW,
     JSON,
     MAX_CALLBACK_ANSWER_LENGTH,
     MAX_CAPTION_LENGTH,
@@ -273,6 +274,11 @@ class FakeTelegramServer:
         )
 
     # simulated world ---------------------------------------------------------------------
+
+    def age(self, chat_id: int, message_id: int, seconds: int) -> None:
+        """Make a message ``seconds`` older (as if sent that long before)."""
+        msg = self.chat(chat_id).messages[message_id]
+        msg.date -= seconds
 
     def now(self) -> int:
         return int(time.time())
@@ -1028,6 +1034,10 @@ class FakeTelegramServer:
         return msg.to_api()
 
     def _can_delete(self, chat: FakeChat, msg: FakeMessage) -> bool:
+        # Telegram: a bot deletes only messages younger than 48 hours (any chat), and in a
+        # group only its own unless it is an admin.
+        if self.now() - msg.date >= DELETE_WINDOW:
+            return False
         return msg.from_bot or chat.type == "private" or chat.bot_is_admin
 
     def _delete_message(self, params: JSON) -> bool:
