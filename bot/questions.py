@@ -50,8 +50,11 @@ class Questions:
             self.outbox.send(user_id, t(lang, "cmd.no_match"))
             return
         for record in records:
-            where = self.people.where(record.chat_id, lang)
-            text = t(lang, "cmd.abandon_confirm", where=where)
+            if record.chat_id > 0:  # against the computer, /stop ends it without a loss
+                text = t(lang, "cmd.abandon_confirm_private")
+            else:
+                group = self.people.group_title(record.chat_id)
+                text = t(lang, "cmd.abandon_confirm", group=group)
             self._ask(user_id, user_id, "abandon", record.id, text, lang)
 
     def ask_delete(self, user_id: int, lang: str) -> None:

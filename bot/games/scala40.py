@@ -261,8 +261,11 @@ def _hand_text(
         if view.melds:
             melds = " · ".join(f"{m.number}) {show.meld(m.cards, m.jokers)}" for m in view.melds)
             lines.append(t(lang, "hand.melds", melds=melds))
-        opened = [name_of(names, s) for s in range(view.players) if view.opened[s]]
-        if opened:
+        playing = [s for s in range(view.players) if view.status[s] == "in"]
+        opened = [name_of(names, s) for s in playing if view.opened[s]]
+        if opened and len(opened) == len(playing):
+            lines.append(t(lang, "hand.opened_all"))
+        elif opened:
             lines.append(t(lang, "hand.opened", names=names_list(lang, opened), count=len(opened)))
     if ui.staged:
         staged = " | ".join(show.cards(m) for m in staged_tokens(ui, top))

@@ -14,6 +14,7 @@ from bot.games import scopone as scopone_ui
 from bot.hand_ui import Capture, HandUI, context_token
 from bot.render.cards import card as pretty
 from bot.render.length import clip, split, utf16_len
+from bot.render.table import match_result_text
 from engine import scala40, scopone
 from engine.scala40.greedy import greedy_action
 
@@ -140,3 +141,55 @@ class TestOutboxMemory:
             outbox.remember(1, message_id, f"d{message_id}")
         outbox.remember(1, 2, "again")
         assert list(outbox.shown) == [(1, 3), (1, 4), (1, 2)]
+
+
+LONG_NAMES = [
+    "Alessandra Lo Presti", "Giuseppe Bianchini", "Maria Vittoria", "Francesco Paolo",
+    "Anna Maria Rossi", "Luca",
+]  # fmt: skip
+
+
+def crowded_match() -> scala40.Match:
+    """A six-player Scala 40 hand at its most crowded: the most melds greedy play puts down."""
+    m = scala40.new_match(players=6, seed=5)
+    crowded, most = m.copy(), 0
+    while m.to_play is not None and not m.is_over and m.hand_number == 1:
+        m.play(greedy_action(m))
+        if len(m.view(0).melds) > most:
+            crowded, most = m.copy(), len(m.view(0).melds)
+    assert most >= 10
+    return crowded
+
+
+class TestPhoneFriendly:
+    """Every message kind, for the most crowded Scala 40 position, fits a phone's screen: the
+    budgets below (characters as Telegram counts them, lines), far under Telegram's 4,096."""
+
+    TABLE = (1_300, 32)
+    HAND = (700, 8)
+    RESULT = (900, 10)
+
+    def fits(self, text: str, budget: tuple[int, int]) -> None:
+        assert utf16_len(text) <= budget[0] and text.count("\n") + 1 <= budget[1], text
+
+    @pytest.mark.parametrize("lang", ["it", "en"])
+    def test_table_and_hands(self, lang: str) -> None:
+        m = crowded_match()
+        self.fits(scala40_ui.table_text(m.view(0), LONG_NAMES, lang), self.TABLE)
+        for seat in range(6):
+            text, markup = scala40_ui.hand_message(
+                1, seat, m.view(seat), HandUI(), LONG_NAMES, "Circolo del giovedì", lang, 40
+            )
+            self.fits(text, self.HAND)
+            assert markup is not None
+            check_keyboard(markup)
+
+    @pytest.mark.parametrize("lang", ["it", "en"])
+    def test_hand_and_match_results(self, lang: str) -> None:
+        m = scala40.new_match(players=6, seed=5)
+        while m.last_hand is None:
+            m.play(greedy_action(m))
+        sides = list(m.view(0).sides)
+        self.fits(scala40_ui.hand_result_text(m.last_hand, LONG_NAMES, sides, lang), self.RESULT)
+        mp, vp = [10, -2, -2, -2, -2, -2], [20, 0, 0, 0, 0, 0]
+        self.fits(match_result_text(mp, vp, [0], LONG_NAMES, lang, False), self.RESULT)

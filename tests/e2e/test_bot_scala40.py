@@ -157,6 +157,11 @@ async def test_rigged_hand_through_the_buttons(
         assert "3. 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ — Anna" in table
 
         # An attach (S40-6): 9C onto her run.
+        hint = await anna.press("💡 Aiuto")  # a hint in words, not "attach 3 9C"
+        assert hint["text"] in (
+            "💡 Puoi attaccare 9♣ al gioco 3.",
+            "💡 Puoi attaccare 9♠ al gioco 2.",
+        )
         await anna.select("9C")
         await anna.press("📎 Attacca")
         await anna.press("📎 3")
