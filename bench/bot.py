@@ -94,8 +94,8 @@ def _store_match(store: Store, group: int, users: list[int], state_json: str, ti
 class Load:
     """Simulated players at a person's pace, and what they measure."""
 
-    def __init__(self, server: FakeTelegramServer, service: Tavolo, seed: int) -> None:
-        self.server, self.service = server, service
+    def __init__(self, server: FakeTelegramServer, store: Store, seed: int) -> None:
+        self.server, self.store = server, store
         self.rng = random.Random(seed)
         self.presses: list[CallbackRecord] = []
         self.table_lag: list[float] = []
@@ -107,8 +107,8 @@ class Load:
         """Press the player to move's buttons until ``deadline`` (or the match ends)."""
         await asyncio.sleep(self.rng.uniform(0, 2))
         while time.perf_counter() < deadline:
-            record = self.service.store.get_match(match_id)
-            seat = self.service.engine(record).to_play
+            record = self.store.get_match(match_id)
+            seat = self.store.load_engine_match(record).to_play
             if seat is None or record.status != "playing":
                 return
             user = record.seats[seat].user_id or 0
@@ -134,7 +134,7 @@ class Load:
             answer = await self._press(user, message, buttons[discard], move=True)
             if answer.get("text") is None:
                 card = discard.split()[-1]
-                name = self.service.store.get_match(match_id).seats[0].name
+                name = self.store.get_match(match_id).seats[0].name
                 self._watch_table(match_id, group, card, name)
             else:  # a refused discard: pick another card
                 await self._press(user, message, selected[0], move=False)
@@ -162,7 +162,7 @@ class Load:
 
     def _watch_table(self, match_id: int, group: int, card: str, name: str) -> None:
         since = time.perf_counter()
-        table_id = self.service.store.get_match(match_id).table_message_id or 0
+        table_id = self.store.get_match(match_id).table_message_id or 0
 
         def shown() -> bool:
             table = self.server.message(group, table_id)
@@ -267,7 +267,7 @@ async def run(matches: int, seconds: float, spam_rate: float, trials: int, seed:
                 await server.wait_idle(application, timeout=300)
                 await service.drain()
                 mark = server.mark()
-                load = Load(server, service, seed)
+                load = Load(server, store, seed)
                 deadline = time.perf_counter() + seconds
                 spammer = asyncio.create_task(spam(server, spam_rate, deadline))
                 await asyncio.gather(*(load.play(m, g, deadline) for m, g in seeded))
@@ -360,6 +360,24 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--spam", type=float, default=2.0, help="spam commands a second")
     parser.add_argument("--taps", type=int, default=10, help="tap bursts to time")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--instances",
+        type=int,
+        default=0,
+        help="compare 1 and this many instances on PostgreSQL behind webhooks (needs --url)",
+    )
+    parser.add_argument(
+        "--url",
+        default=os.environ.get("TEST_DATABASE_URL", ""),
+        help="the PostgreSQL server for --instances (default: TEST_DATABASE_URL)",
+    )
     args, _ = parser.parse_known_args(argv)
+    if args.instances:
+        if not args.url:
+            parser.error("--instances needs --url postgresql+psycopg://... (or TEST_DATABASE_URL)")
+        from bench.instances import compare
+
+        asyncio.run(compare(args.instances, args.url, args.matches, args.seconds, args.seed))
+        return 0
     asyncio.run(run(args.matches, args.seconds, args.spam, args.taps, args.seed))
     return 0

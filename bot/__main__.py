@@ -3,7 +3,9 @@
 Environment: ``TELEGRAM_BOT_TOKEN`` (required), ``TELEGRAM_API_BASE_URL`` (optional, e.g.
 ``http://127.0.0.1:8081/bot`` for a local Bot API server), ``DATABASE_URL`` (default
 ``sqlite:///tavolo.db``), ``WEBHOOK_URL`` (optional; long polling otherwise), ``PORT`` (webhook
-listening port, default 8443).
+listening port, default 8443), ``WEBHOOK_LISTEN`` (default ``0.0.0.0``), ``WEBHOOK_SECRET``
+(default: generated once and kept in the database): see :mod:`bot.serving`; ``BOT_INSTANCES``
+(default 1): how many instances share the bot's Telegram budget.
 """
 
 from __future__ import annotations
@@ -32,20 +34,28 @@ def main() -> int:
         print(f"tavolo: {error}", file=sys.stderr)
         return 1
     from bot.app import build_application
+    from bot.delivery import Pace
+    from bot.serving import ServingError, serve, webhook_from_env
 
-    application = build_application(token, store, os.environ.get("TELEGRAM_API_BASE_URL") or None)
-    webhook = os.environ.get("WEBHOOK_URL", "").strip()
-    if webhook:
-        application.run_webhook(
-            listen="0.0.0.0",
-            port=int(os.environ.get("PORT", "8443")),
-            webhook_url=webhook,
-            allowed_updates=["message", "callback_query", "my_chat_member", "chat_member"],
-        )
-    else:
-        application.run_polling(
-            allowed_updates=["message", "callback_query", "my_chat_member", "chat_member"]
-        )
+    try:
+        webhook = webhook_from_env(os.environ, store)
+    except (ServingError, StoreError) as error:
+        print(f"tavolo: {error}", file=sys.stderr)
+        store.close()
+        return 2
+    instances = os.environ.get("BOT_INSTANCES", "1").strip() or "1"
+    if not instances.isdigit() or int(instances) < 1:
+        print(f"tavolo: BOT_INSTANCES must be a number of instances, not {instances!r}",
+              file=sys.stderr)  # fmt: skip
+        store.close()
+        return 2
+    application = build_application(
+        token,
+        store,
+        os.environ.get("TELEGRAM_API_BASE_URL") or None,
+        pace=Pace().shared(int(instances)),
+    )
+    serve(application, webhook)
     store.close()
     return 0
 

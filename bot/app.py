@@ -22,6 +22,7 @@ from bot.handlers import buttons, commands, errors, events
 from bot.service import Tavolo
 from bot.timers import JobQueueScheduler, Scheduler, utc_now
 from bot.updates import PerChatUpdates
+from bot.work import POLL
 from engine.games import GAMES
 from storage import Store
 
@@ -100,12 +101,15 @@ def build_application(
     scheduler: Scheduler | None = None,
     clock: Callable[[], datetime] | None = None,
     pace: Pace | None = None,
+    due_poll: float | None = POLL,
 ) -> Application:  # type: ignore[type-arg]
     """The bot's Application over ``store``; ``base_url`` points at another Bot API server;
     ``table_delay`` (seconds) is how long a table edit waits to gather moves, ``computer_pause``
     how long a computer seat waits before its move (tests set both to 0); ``scheduler`` and
     ``clock`` run the turn timers (default: the JobQueue and the system clock); ``pace`` is the
-    Telegram limits the bot keeps (:class:`bot.delivery.Pace`; tests run it faster).
+    Telegram limits the bot keeps (:class:`bot.delivery.Pace`; tests run it faster);
+    ``due_poll`` how often (seconds) the bot looks for due work that no instance holds, such as
+    a dead instance's timers (None: never; tests that move the clock themselves).
 
     There is no rate limiter on the Bot: every message goes through the service's outbox, which
     keeps the limits per chat, and answers to presses go straight out."""
@@ -122,6 +126,7 @@ def build_application(
     if computer_pause is not None:
         service.computers.pause = computer_pause
     application.bot_data["tavolo"] = service
+    application.bot_data["due_poll"] = due_poll
     register(application)
     return application
 
@@ -176,6 +181,9 @@ async def _post_init(application: Application) -> None:  # type: ignore[type-arg
     assert isinstance(service, Tavolo)
     resumed = await service.resume_all()
     log.info("resumed %d unfinished matches", resumed)
+    poll = application.bot_data.get("due_poll")
+    if poll:
+        service.work.start(poll)
 
 
 async def _post_stop(application: Application) -> None:  # type: ignore[type-arg]

@@ -19,7 +19,7 @@ from bot.people import People
 from bot.shows import Shows
 from engine.cards import secure_seed
 from engine.games import GameMatch, game
-from storage import MatchRecord
+from storage import AlreadySeated, LobbyFull, MatchRecord
 
 
 class LobbyPress(NamedTuple):
@@ -107,9 +107,22 @@ class Lobby:
             return Answer(t(lang, "ans.open_private"), url=self.people.deep_link(record.id))
         if not await self.people.is_member(record.chat_id, user_id):
             return Answer(t(lang, "ans.not_member"), alert=True)
-        self.store.add_seat(record.id, user_id, press.name, None)
-        self.refresh(record.id)
+        refused = self._seat(record.id, user_id, press.name, None)
+        if refused:
+            return Answer(t(lang, refused))
         return Answer(t(lang, "ans.joined"))
+
+    def _seat(self, match_id: int, user_id: int | None, name: str, level: str | None) -> str:
+        """Seat someone; the catalog key of the refusal ('' when seated). The store decides
+        under the match's row lock: another instance may have filled the table meanwhile."""
+        try:
+            self.store.add_seat(match_id, user_id, name, level)
+        except AlreadySeated:
+            return "ans.already_joined"
+        except LobbyFull:
+            return "ans.full"
+        self.refresh(match_id)
+        return ""
 
     async def join_from_link(self, match_id: int, user_id: int, name: str) -> str | None:
         """``/start j<match>`` in private: sit the user at that lobby if they belong to its
@@ -126,9 +139,7 @@ class Lobby:
                 return "ans.not_member"
             if len(record.seats) >= game(record.game).seats[1]:
                 return "ans.full"
-            self.store.add_seat(record.id, user_id, name, None)
-            self.refresh(record.id)
-            return "ans.joined"
+            return self._seat(record.id, user_id, name, None) or "ans.joined"
 
     async def _add_computer(self, press: LobbyPress) -> Answer:
         """The host adds a computer seat of the chosen level."""
@@ -142,9 +153,8 @@ class Lobby:
         count = sum(1 for s in record.seats if s.is_computer) + 1
         group_lang = self.people.group_lang(record.chat_id)
         name = t(group_lang, "lobby.computer", number=count, level=t(group_lang, f"level.{level}"))
-        self.store.add_seat(record.id, None, name, level)
-        self.refresh(record.id)
-        return Answer()
+        refused = self._seat(record.id, None, name, level)
+        return Answer(t(lang, refused) if refused else "")
 
     async def _remove_computer(self, press: LobbyPress) -> Answer:
         """The host removes the last computer seat."""

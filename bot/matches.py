@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from bot.hand_ui import HandUI, decode_step, encode_step
 from engine.games import GameMatch, GameSpec, game
-from storage import MatchNotFound, MatchRecord, SeatRecord, Store
+from storage import MatchNotFound, MatchRecord, SeatRecord, SeatUI, Store
+
+LOCK_POLL = 0.01
+"""Seconds between tries for a match another instance holds (it holds it for one press)."""
 
 
 class Matches:
@@ -17,9 +22,17 @@ class Matches:
         self._locks: dict[int, asyncio.Lock] = {}
         self._engines: dict[int, tuple[int, GameMatch]] = {}
 
-    def lock(self, match_id: int) -> asyncio.Lock:
-        """The per-match lock that serialises moves in this process."""
-        return self._locks.setdefault(match_id, asyncio.Lock())
+    @asynccontextmanager
+    async def lock(self, match_id: int) -> AsyncIterator[None]:
+        """Hold the match: in this process (an asyncio lock), then across the instances on the
+        database (the store's match lock: PostgreSQL's advisory lock, free on SQLite)."""
+        async with self._locks.setdefault(match_id, asyncio.Lock()):
+            while not self.store.try_lock_match(match_id):
+                await asyncio.sleep(LOCK_POLL)
+            try:
+                yield
+            finally:
+                self.store.unlock_match(match_id)
 
     def get(self, match_id: int) -> MatchRecord:
         """The stored match (MatchNotFound if there is none)."""
@@ -33,7 +46,8 @@ class Matches:
             return None
 
     def engine(self, record: MatchRecord) -> GameMatch:
-        """The engine match of a record (cached per version)."""
+        """The engine match of a record (cached per version: another instance's move makes
+        a new version, and the cache is read again from the store)."""
         cached = self._engines.get(record.id)
         if cached is not None and cached[0] == record.version:
             return cached[1]
@@ -78,17 +92,31 @@ def ui_of(seat: SeatRecord) -> HandUI:
     )
 
 
+def seat_ui(ui: HandUI) -> SeatUI:
+    """The bot's :class:`HandUI` as the store keeps it (its step encoded)."""
+    mode, pending = encode_step(ui.step)
+    return SeatUI(
+        selected=tuple(ui.selected),
+        staged=tuple(tuple(m) for m in ui.staged),
+        order=tuple(ui.order) or None,
+        sort=ui.sort,
+        version=ui.version,
+        mode=mode,
+        pending=pending,
+    )
+
+
 def save_ui(store: Store, match_id: int, seat: int, ui: HandUI) -> None:
     """Store a seat's new UI state (based on ``ui.version``; a racing writer is refused)."""
-    mode, pending = encode_step(ui.step)
+    stored = seat_ui(ui)
     store.update_seat_ui(
         match_id,
         seat,
         ui.version,
-        selected=list(ui.selected),
-        staged=[list(m) for m in ui.staged],
-        order=list(ui.order) or None,
-        sort=ui.sort,
-        mode=mode,
-        pending=pending,
+        selected=stored.selected,
+        staged=stored.staged,
+        order=stored.order,
+        sort=stored.sort,
+        mode=stored.mode,
+        pending=stored.pending,
     )

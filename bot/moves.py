@@ -1,8 +1,9 @@
 """Moves: play an action on the engine, commit it, then show it. One path for every move.
 
 The caller holds the match's lock. The engine decides (a refusal changes nothing and is answered
-in words); the store commits the move with the new snapshot, the turn's deadline and, at the
-end, the results, in one transaction, and refuses a racing writer; only then is the press
+in words); the store commits the move with the new snapshot, the player's hand keyboard as the
+move leaves it, the turn's deadline and its due work (:mod:`bot.work`) and, at the end, the
+results, in one transaction, and refuses a racing writer; only then is the press
 answered and what the move shows scheduled (:class:`bot.shows.Shows`); the followers (the turn
 timers, the computer players) hear of it last.
 """
@@ -17,11 +18,17 @@ from bot.answer import Answer, engine_error
 from bot.games import ui_for
 from bot.hand_ui import HandUI, cleared
 from bot.i18n import t
-from bot.matches import Matches, save_ui, ui_of
+from bot.matches import Matches, save_ui, seat_ui, ui_of
 from bot.shows import Shows
 from engine.errors import IllegalAction
 from engine.games import GameMatch
-from storage import MatchRecord, PlayerResult, StaleVersion
+from storage import KEEP, Keep, MatchRecord, PlayerResult, StaleVersion
+
+COMPUTER_PAUSE = 1.2
+"""Seconds a computer seat waits before its move, so the table reads like a game."""
+
+DueItems = list[tuple[str, datetime]]
+"""Work a move makes due: (kind, time), see :mod:`bot.work`."""
 
 Follower = Callable[[MatchRecord, GameMatch, bool], None]
 """Told of every committed move: the stored match, its engine, whether a new turn started."""
@@ -35,6 +42,7 @@ class Moves:
         self.store = matches.store
         self.shows = shows
         self.clock = clock
+        self.computer_pause = COMPUTER_PAUSE
         self.followers: list[Follower] = []
 
     async def move(
@@ -59,6 +67,7 @@ class Moves:
         if turn_starts:
             deadline, deadline_seat = self.next_deadline(record, match)
             timing = {"deadline": deadline, "deadline_seat": deadline_seat}
+        work = self.due(record, match, timing.get("deadline"), turn_starts)
         try:
             version = self.store.commit_move(
                 record.id,
@@ -67,6 +76,8 @@ class Moves:
                 str(applied),
                 match.to_json(),
                 turn_starts=turn_starts,
+                ui=None if ui_after is None else seat_ui(ui_after),
+                work=work,
                 **self._ending(record, match),
                 **timing,
             )
@@ -77,8 +88,6 @@ class Moves:
             self.matches.forget(record.id)  # the cached engine is ahead of the store now
             raise
         self.matches.keep(record.id, version, match)
-        if ui_after is not None and seat is not None:
-            save_ui(self.store, record.id, seat, ui_after)
         record = self.store.get_match(record.id)
         self._show(record, match, seat, new_hand, quiet=not turn_starts and not match.is_over)
         for follower in self.followers:
@@ -143,7 +152,33 @@ class Moves:
         for seat in record.seats:
             ui = ui_of(seat)
             if seat.user_id is not None and (ui.selected or ui.staged or ui.step is not None):
-                save_ui(self.store, record.id, seat.seat, cleared(ui, keep_staged=False))
+                try:
+                    save_ui(self.store, record.id, seat.seat, cleared(ui, keep_staged=False))
+                except StaleVersion:  # a press on another instance changed it: clear that
+                    fresh = ui_of(self.store.get_match(record.id).seats[seat.seat])
+                    save_ui(self.store, record.id, seat.seat, cleared(fresh, keep_staged=False))
+
+    def due(
+        self, record: MatchRecord, match: GameMatch, deadline: datetime | None, turn_starts: bool
+    ) -> DueItems | Keep:
+        """The work the position makes due: a computer's move, or a new turn's reminder (at
+        half time) and timeout; a move within a person's turn keeps the turn's (KEEP)."""
+        seat = match.to_play
+        if match.is_over or seat is None:
+            return []
+        if self.matches.is_computer(record, match, seat):
+            return [("computer", self.clock() + timedelta(seconds=self.computer_pause))]
+        if not turn_starts:
+            return KEEP
+        return self.timer_work(record, deadline)
+
+    @staticmethod
+    def timer_work(record: MatchRecord, deadline: datetime | None) -> DueItems:
+        """A turn's reminder at half time and its timeout at ``deadline`` (none without it)."""
+        if deadline is None:
+            return []
+        seconds = int(record.options.get("turn_seconds", 0) or 0)
+        return [("remind", deadline - timedelta(seconds=seconds / 2)), ("timeout", deadline)]
 
     def next_deadline(
         self, record: MatchRecord, match: GameMatch

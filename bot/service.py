@@ -34,6 +34,7 @@ from bot.questions import Questions
 from bot.render.table import side_name
 from bot.shows import Shows
 from bot.timers import Scheduler, TurnTimers, utc_now
+from bot.work import DueWork
 from engine import fairness
 from engine.cards import secure_seed
 from engine.games import GameMatch, game
@@ -60,10 +61,11 @@ class Tavolo:
         self.people = People(store, bot)
         self.shows = Shows(self.matches, self.people, self.outbox)
         self.moves = Moves(self.matches, self.shows, clock)
+        self.work = DueWork(store, clock)
         self.timers = TurnTimers(
-            scheduler, clock, self.matches, self.people, self.outbox, self.moves
+            scheduler, clock, self.matches, self.people, self.outbox, self.moves, self.work
         )
-        self.computers = Computers(self.matches, self.moves)
+        self.computers = Computers(self.matches, self.moves, self.work)
         self.moves.followers += [self.timers.follow, self.computers.follow]
         self.lobby = Lobby(self.matches, self.people, self.shows, self._started)
         self.hands = Hands(self.matches, self.people, self.shows, self.moves)
@@ -91,14 +93,16 @@ class Tavolo:
 
     async def drain(self) -> None:
         """Wait until every computer turn is played and every message is out."""
-        while self.computers.busy or not self.outbox.idle:
+        while self.computers.busy or self.work.busy or not self.outbox.idle:
             await self.computers.settle()
+            await self.work.settle()
             await self.outbox.drain()
 
     async def close(self, grace: float) -> None:
         """Stop: no more computer moves, then ``grace`` seconds for the messages still
         waiting (a restart shows the stored state anyway)."""
         await self.computers.close()
+        await self.work.close()
         await self.outbox.close(grace)
 
     # --- presses -------------------------------------------------------------------------------
@@ -316,7 +320,14 @@ class Tavolo:
         self.store.set_deadline(record.id, deadline, deadline_seat)
         record = self.store.get_match(record.id)
         self.matches.keep(record.id, record.version, match)
+        self._set_work(record, match)
         self._show_running(record)
+
+    def _set_work(self, record: MatchRecord, match: GameMatch) -> None:
+        """Store the work the position makes due (at a start; at a resume without any)."""
+        due = self.moves.due(record, match, record.deadline, turn_starts=True)
+        assert isinstance(due, list)
+        self.store.set_work(record.id, record.version, due)
 
     def _show_running(self, record: MatchRecord) -> None:
         self.timers.arm(record)
@@ -324,14 +335,18 @@ class Tavolo:
         self.computers.follow(record, self.engine(record), False)
 
     def _with_deadline(self, record: MatchRecord) -> MatchRecord:
-        """A running match stored without a deadline while timers are on gets one now."""
-        if record.deadline is not None:
-            return record
-        deadline, seat = self.moves.next_deadline(record, self.engine(record))
-        if deadline is None:
-            return record
-        self.store.set_deadline(record.id, deadline, seat)
-        return self.store.get_match(record.id)
+        """A running match stored without a deadline while timers are on gets one now, and
+        one stored without due work (written by an older Tavolo) gets it."""
+        if record.deadline is None:
+            deadline, seat = self.moves.next_deadline(record, self.engine(record))
+            if deadline is not None:
+                self.store.set_deadline(record.id, deadline, seat)
+                record = self.store.get_match(record.id)
+                self._set_work(record, self.engine(record))
+                return record
+        if not self.store.work(record.id):
+            self._set_work(record, self.engine(record))
+        return record
 
     async def resume_all(self) -> int:
         """At start-up: every unfinished match shows its current state again."""

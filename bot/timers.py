@@ -1,26 +1,27 @@
 """Turn timers (docs/rules.md S40-14.3, SC-6.1): the reminder at half time and the timeout.
 
-The deadline is stored with the move that starts the turn; :class:`TurnTimers` arms a
-:class:`Scheduler` on it. In production the scheduler is python-telegram-bot's JobQueue; tests
-inject their own (tests/support/manual_scheduler.py), with a clock that moves only when they say.
+The deadline and the turn's due work (:mod:`bot.work`) are stored with the move that starts the
+turn; :class:`TurnTimers` arms a :class:`Scheduler` on them in the instance that made the move,
+and whoever runs the reminder or the timeout (this instance, or another that took it over)
+claims it first. In production the scheduler is python-telegram-bot's JobQueue; tests inject
+their own (tests/support/manual_scheduler.py), with a clock that moves only when they say.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from bot.delivery import Outbox, Priority
 from bot.hand_ui import cleared
 from bot.i18n import t
 from bot.matches import Matches, ui_of
+from bot.moves import Moves
 from bot.people import People
+from bot.work import DueWork
 from engine.games import GameMatch
-from storage import MatchRecord
-
-if TYPE_CHECKING:
-    from bot.moves import Moves
+from storage import MatchRecord, Work
 
 Callback = Callable[[], Awaitable[None]]
 
@@ -74,6 +75,7 @@ class TurnTimers:
         people: People,
         outbox: Outbox,
         moves: Moves,
+        work: DueWork,
     ) -> None:
         self.scheduler = scheduler
         self.clock = clock
@@ -82,6 +84,9 @@ class TurnTimers:
         self.people = people
         self.outbox = outbox
         self.moves = moves
+        self.work = work
+        work.handlers["remind"] = self.remind
+        work.handlers["timeout"] = self.expire
 
     def follow(self, record: MatchRecord, match: GameMatch, timing: bool) -> None:
         """After a move: re-arm when it started a turn (or ended the match)."""
@@ -98,17 +103,31 @@ class TurnTimers:
             return
         seconds = int(record.options.get("turn_seconds", 0) or 0)
         half = deadline - timedelta(seconds=seconds / 2)
+        match_id = record.id
         if half > self.clock():
-            self.scheduler.schedule(remind, half, lambda: self._remind(record.id, deadline))
-        else:
+            self.scheduler.schedule(
+                remind, half, lambda: self.work.run_local(match_id, "remind", half)
+            )
+        else:  # armed late (a restart): no reminder of a turn half over
             self.scheduler.cancel(remind)
-        self.scheduler.schedule(expire, deadline, lambda: self._expire(record.id, deadline))
+            late = self.work.claim(match_id, "remind", due_at=half)
+            if late is not None:
+                self.store.finish_work(late)
+        self.scheduler.schedule(
+            expire, deadline, lambda: self.work.run_local(match_id, "timeout", deadline)
+        )
 
-    async def _remind(self, match_id: int, deadline: datetime) -> None:
-        record = self.store.get_match(match_id)
-        seat = record.deadline_seat
-        if record.deadline != deadline or seat is None or record.seats[seat].user_id is None:
+    async def remind(self, item: Work) -> None:
+        """The turn is half over (claimed work): tell the player how long is left."""
+        record = self.store.get_match(item.match_id)
+        seat, deadline = record.deadline_seat, record.deadline
+        if deadline is None or record.status != "playing" or seat is None:
             return
+        if Moves.timer_work(record, deadline)[0] != ("remind", item.due_at):
+            return  # the reminder of an earlier turn
+        if record.seats[seat].user_id is None:
+            return
+        match_id = record.id
         user = record.seats[seat].user_id or 0
         lang = self.people.user_lang(user)
         left = max(0, int((deadline - self.clock()).total_seconds()))
@@ -116,11 +135,13 @@ class TurnTimers:
         text = t(lang, "notify.reminder", count=left, where=where)
         self.outbox.send(user, text, priority=Priority.HAND, key=("remind", match_id))
 
-    async def _expire(self, match_id: int, deadline: datetime) -> None:
-        """The turn timer ran out: the engine applies ``timeout_policy`` (autoplay/forfeit)."""
+    async def expire(self, item: Work) -> None:
+        """The turn timer ran out (claimed work): the engine applies ``timeout_policy``
+        (autoplay/forfeit)."""
+        match_id = item.match_id
         async with self.matches.lock(match_id):
             record = self.store.get_match(match_id)
-            if record.status != "playing" or record.deadline != deadline:
+            if record.status != "playing" or record.deadline != item.due_at:
                 return
             seat = self.matches.engine(record).to_play
             if seat is None:

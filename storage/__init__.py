@@ -7,8 +7,10 @@ restart. See :mod:`storage.store` for the whole API and ``storage/README.md`` fo
 
 from storage.database import DEFAULT_URL
 from storage.errors import (
+    AlreadySeated,
     ChatBusy,
     Conflict,
+    LobbyFull,
     MatchNotFound,
     SeatError,
     StaleVersion,
@@ -35,6 +37,7 @@ from storage.records import (
     SeatRecord,
     SeatUI,
     UserRecord,
+    Work,
 )
 from storage.store import Store, schema_head
 
@@ -48,6 +51,7 @@ __all__ = [
     "PLAYING",
     "STATUSES",
     "STOPPED",
+    "AlreadySeated",
     "ChatBusy",
     "ChatSettings",
     "Confirmation",
@@ -55,6 +59,7 @@ __all__ = [
     "GameStats",
     "Keep",
     "LeaderboardEntry",
+    "LobbyFull",
     "MatchNotFound",
     "MatchRecord",
     "MoveRecord",
@@ -66,6 +71,7 @@ __all__ = [
     "Store",
     "StoreError",
     "UserRecord",
+    "Work",
     "WrongStatus",
     "schema_head",
 ]

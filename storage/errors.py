@@ -68,6 +68,14 @@ class SeatError(StoreError):
         super().__init__(database, f"match {match_id}: {message}")
 
 
+class AlreadySeated(SeatError):
+    """The user already sits at this match."""
+
+
+class LobbyFull(SeatError):
+    """Every seat of the match is taken."""
+
+
 class Conflict(StoreError):
     """A concurrent writer changed the same rows first (a unique key clashed); nothing was written.
 

@@ -10,6 +10,9 @@
   (docs/rules.md S40-13, SC-6).
 - ``confirmations``: the yes/no questions the bot asked (``/stop``, ``/abandon``, ...), each
   answerable once.
+- ``work``: what is due at a time (a turn's reminder and timeout, a computer's move), claimed by
+  one bot instance at a time, so that any instance runs it once and a dead one's is taken over.
+- ``settings``: values the bot instances share (the webhook's secret token).
 
 JSON values (options, UI state) are stored as TEXT written by :func:`json.dumps`; times are
 timezone-aware UTC (:class:`UTCDateTime`). The Alembic migrations in ``storage/migrations`` create
@@ -265,3 +268,31 @@ class ConfirmationTable(SQLModel, table=True):
     match_id: int | None = _int(nullable=True)
     created_at: datetime = _time()
     answered_at: datetime | None = _time(nullable=True)
+
+
+class WorkTable(SQLModel, table=True):
+    """Work due at ``due_at`` for a match: ``kind`` is ``remind``, ``timeout`` or ``computer``.
+
+    ``version`` is the match version the work was set at (a move replaces the match's work).
+    An instance claims a row by writing its name in ``claimed_by`` and a lease in
+    ``claimed_until``; a lease that ran out (its instance died) may be claimed again.
+    """
+
+    __tablename__ = "work"
+    __table_args__ = (Index("ix_work_due_at", "due_at"),)
+
+    match_id: int = _match_fk()
+    kind: str = Field(sa_column=Column(String(16), primary_key=True))
+    version: int = _int()
+    due_at: datetime = _time()
+    claimed_by: str | None = _text(nullable=True, length=64)
+    claimed_until: datetime | None = _time(nullable=True)
+
+
+class SettingTable(SQLModel, table=True):
+    """A value every bot instance on the database shares, by name."""
+
+    __tablename__ = "settings"
+
+    name: str = Field(sa_column=Column(String(64), primary_key=True))
+    value: str = _text()

@@ -232,3 +232,15 @@ class Confirmation:
     match_id: int | None
     created_at: datetime
     answered_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Work:
+    """Work due at ``due_at`` for match ``match_id``: ``kind`` is ``remind``, ``timeout`` or
+    ``computer``; ``version`` is the match version it was set at. One instance runs it: the
+    one that claimed it (:meth:`Store.claim_due`, :meth:`Store.claim_work`)."""
+
+    match_id: int
+    kind: str
+    version: int
+    due_at: datetime

@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, NoReturn, TypeVar
@@ -50,8 +50,10 @@ from storage.database import (
     resolve_url,
 )
 from storage.errors import (
+    AlreadySeated,
     ChatBusy,
     Conflict,
+    LobbyFull,
     MatchNotFound,
     SeatError,
     StaleVersion,
@@ -66,6 +68,7 @@ from storage.models import (
     MoveTable,
     ResultTable,
     SeatTable,
+    SettingTable,
     UserTable,
 )
 from storage.records import (
@@ -88,7 +91,9 @@ from storage.records import (
     SeatRecord,
     SeatUI,
     UserRecord,
+    Work,
 )
+from storage.work import MatchLocks, claim_due, claim_one, finish, pending, replace_work
 
 MIGRATIONS: Final = Path(__file__).with_name("migrations")
 """The Alembic script folder, inside the package so an installed Tavolo finds it."""
@@ -166,6 +171,18 @@ def _seat_ui(row: SeatTable) -> SeatUI:
         row.ui_mode,
         row.ui_pending,
     )
+
+
+def _ui_values(ui: SeatUI) -> dict[str, Any]:
+    """The seat columns that store ``ui`` (all but its version)."""
+    return {
+        "ui_selected": _dump(list(ui.selected)),
+        "ui_staged": _dump([list(meld) for meld in ui.staged]),
+        "ui_order": None if ui.order is None else _dump(list(ui.order)),
+        "ui_sort": ui.sort,
+        "ui_mode": ui.mode,
+        "ui_pending": ui.pending,
+    }
 
 
 _UI_COLUMNS = (
@@ -313,6 +330,9 @@ class Store:
         """The SQLAlchemy URL (with its password: do not log it; log :attr:`database`)."""
         self.database = database_label(url)
         """The database as error messages name it: a file's absolute path, or the safe URL."""
+        self.shared = not is_sqlite(url)
+        """Whether several bot instances may use the database at once (not SQLite)."""
+        self._match_locks = MatchLocks(engine, self.shared)
 
     # --- Opening -----------------------------------------------------------------------------
 
@@ -389,6 +409,7 @@ class Store:
 
     def close(self) -> None:
         """Close every connection. The store cannot be used afterwards."""
+        self._match_locks.close()
         self._engine.dispose()
 
     def __enter__(self) -> Store:
@@ -534,7 +555,9 @@ class Store:
         """Seat a person (``user_id``) or a computer (``computer_level``) in the next free seat.
 
         Only in the lobby (:class:`WrongStatus`); a person already seated raises
-        :class:`SeatError`. Returns the match with the new seat and version.
+        :class:`AlreadySeated`, a full table (the game's most players) :class:`LobbyFull`: both
+        decided under the match's row lock, so two instances seating at once cannot overfill it.
+        Returns the match with the new seat and version.
         """
         _check_player(user_id, computer_level)
         with self._session(write=True) as s:
@@ -543,9 +566,12 @@ class Store:
             seats = self._seats(s, match_id)
             for seat in seats:
                 if user_id is not None and seat.user_id == user_id:
-                    raise SeatError(
+                    raise AlreadySeated(
                         self.database, match_id, f"user {user_id} already sits in seat {seat.seat}"
                     )
+            most = GAMES[row.game].seats[1]
+            if len(seats) >= most:
+                raise LobbyFull(self.database, match_id, f"all {most} seats are taken")
             new = _new_seat(match_id, len(seats), user_id, name, computer_level)
             s.add(new)
             self._touch(row)
@@ -653,6 +679,8 @@ class Store:
         reset_ui: bool = False,
         results: Iterable[PlayerResult] | None = None,
         turn_starts: bool = False,
+        ui: SeatUI | None = None,
+        work: Sequence[tuple[str, datetime]] | Keep = KEEP,
     ) -> int:
         """Store one accepted move and the match's new snapshot, atomically; the new version.
 
@@ -667,7 +695,10 @@ class Store:
         turn deadline (None clears it; by default it is kept, as a Scala 40 turn has several
         moves). ``reset_ui`` clears the acting seat's selected cards and staged melds.
         ``turn_starts``: the move ends a turn and starts another (the bell rings for it), whose
-        ``turn_version`` is the new version.
+        ``turn_version`` is the new version. ``ui`` is the acting seat's hand UI state the move
+        leaves (its version grows by one, whatever it was: the move has won). ``work`` replaces
+        the match's due work (kind, time), set at the new version; a move that ends the match
+        clears it.
 
         Raises :class:`StaleVersion` (nothing written) if another write came first,
         :class:`WrongStatus` if the match is not being played, :class:`MatchNotFound`.
@@ -705,7 +736,13 @@ class Store:
                     created_at=now,
                 )
             )  # fmt: skip
-            if reset_ui and seat is not None:
+            if ui is not None and seat is not None:
+                db.execute(
+                    update(SeatTable)
+                    .where(col(SeatTable.match_id) == match_id, col(SeatTable.seat) == seat)
+                    .values(**_ui_values(ui), ui_version=col(SeatTable.ui_version) + 1)
+                )
+            elif reset_ui and seat is not None:
                 db.execute(
                     update(SeatTable)
                     .where(col(SeatTable.match_id) == match_id, col(SeatTable.seat) == seat)
@@ -719,6 +756,10 @@ class Store:
                 )
             if results is not None:
                 self._insert_results(db, match_id, results)
+            if status is not None:
+                replace_work(db, match_id, version, ())
+            elif not isinstance(work, Keep):
+                replace_work(db, match_id, version, work)
         return version
 
     def set_status(
@@ -744,6 +785,7 @@ class Store:
             row.deadline_seat = None
             self._touch(row)
             s.flush()
+            replace_work(s.connection(), match_id, row.version, ())
             return _match_record(row, self._seats(s, match_id))
 
     # --- Reading matches -----------------------------------------------------------------------
@@ -940,6 +982,76 @@ class Store:
         """Set the turn deadline (timezone-aware) of ``seat``, or clear it with None."""
         _check_when(when)
         self._update_match(match_id, deadline=when, deadline_seat=None if when is None else seat)
+
+    # --- Due work and match locks (several instances on one database) ----------------------
+
+    def set_work(self, match_id: int, version: int, items: Sequence[tuple[str, datetime]]) -> None:
+        """The match's due work becomes ``items`` (kind, time), set at match ``version``."""
+        with self._core(write=True) as db:
+            replace_work(db, match_id, version, items)
+
+    def work(self, match_id: int | None = None) -> list[Work]:
+        """The stored due work (of one match), soonest first."""
+        with self._core() as db:
+            return pending(db, match_id)
+
+    def claim_due(self, owner: str, now: datetime, lease: timedelta, limit: int = 20) -> list[Work]:
+        """Claim for ``owner`` (an instance's name) the work due by ``now`` that nobody holds,
+        for ``lease``; two instances never get the same row."""
+        _check_when(now)
+        with self._core(write=True) as db:
+            return claim_due(db, owner, now, lease, limit)
+
+    def claim_work(
+        self,
+        owner: str,
+        match_id: int,
+        kind: str,
+        now: datetime,
+        lease: timedelta,
+        *,
+        due_at: datetime | None = None,
+        version: int | None = None,
+    ) -> Work | None:
+        """Claim the match's work of ``kind`` for ``owner``: the piece due at ``due_at`` or set
+        at ``version`` when given (None: there is none, or another instance holds it)."""
+        _check_when(now)
+        with self._core(write=True) as db:
+            return claim_one(db, owner, match_id, kind, now, lease, due_at=due_at, version=version)
+
+    def finish_work(self, item: Work) -> None:
+        """The claimed work is done (a move may have replaced it already)."""
+        with self._core(write=True) as db:
+            finish(db, item)
+
+    def try_lock_match(self, match_id: int) -> bool:
+        """Take the match's lock across instances (PostgreSQL), if free; whether it was taken.
+        Always taken on SQLite, used by one process."""
+        try:
+            return self._match_locks.try_lock(match_id)
+        except SQLAlchemyError as error:
+            raise StoreError(self.database, f"database error: {_reason(error)}") from error
+
+    def unlock_match(self, match_id: int) -> None:
+        """Release the match's lock taken with :meth:`try_lock_match`."""
+        try:
+            self._match_locks.unlock(match_id)
+        except SQLAlchemyError as error:
+            raise StoreError(self.database, f"database error: {_reason(error)}") from error
+
+    def setting(self, name: str, make: Callable[[], str]) -> str:
+        """The shared setting ``name``; the first instance to ask stores ``make()``."""
+
+        def attempt() -> str:
+            with self._session(write=True) as s:
+                row = s.get(SettingTable, name)
+                if row is None:
+                    row = SettingTable(name=name, value=make())
+                    s.add(row)
+                    s.flush()
+                return row.value
+
+        return self._retrying(attempt)
 
     # --- Hand UI state ---------------------------------------------------------------------------
 

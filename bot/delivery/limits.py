@@ -46,6 +46,15 @@ class Pace:
     retries: int = 3
     """Attempts after a network failure before an entry is given up."""
 
+    def shared(self, instances: int) -> Pace:
+        """The limits of one of ``instances`` bot instances: Telegram counts the overall
+        budget per bot, so each instance keeps its share of it. (A chat's own budget is kept
+        by each instance that writes to it; a rare excess is met by Telegram's "retry after".)
+        """
+        if instances < 1:
+            raise ValueError(f"instances must be at least 1, not {instances}")
+        return replace(self, overall=max(1, self.overall // instances))
+
     def faster(self, factor: float) -> Pace:
         """The same limits with time running ``factor`` times faster (tests)."""
         return replace(

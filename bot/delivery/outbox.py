@@ -530,6 +530,8 @@ class Outbox:
         held = True
         if not work.fresh and render.message_id is not None:
             known = self.shown.get((queue.chat_id, render.message_id))
+            if known is not None and render.shown is not None and known != render.shown:
+                known = None  # another instance edited it since: the stored digest tells
             if known is None and render.pending not in (None, render.shown):
                 # The last edit's fate is unknown: an edit to either content could be refused
                 # as "not modified", so that one is posted anew instead.

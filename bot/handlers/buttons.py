@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from html import unescape
 
-from telegram import Message, Update
+from telegram import MaybeInaccessibleMessage, Message, Update, User
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
@@ -13,11 +13,31 @@ from bot import callbacks
 from bot.answer import Answer
 from bot.handlers.common import display_name, remember, tavolo
 from bot.i18n import t
+from bot.service import Tavolo
+from storage import Conflict, MatchNotFound, SeatError, StaleVersion, WrongStatus
 
 log = logging.getLogger(__name__)
 
 ANSWER_LIMIT = 200
 """Characters Telegram shows in a press's answer."""
+
+
+async def _dispatch(
+    service: Tavolo, data: callbacks.Callback, user: User, message: MaybeInaccessibleMessage
+) -> Answer:
+    """The press, to the part of the bot its kind belongs to."""
+    if data.kind == "h":
+        return await service.hand_press(data, user.id)
+    if data.kind == "l":
+        return await service.lobby_press(data, user.id, display_name(user), message.chat.id)
+    if data.kind == "k":
+        shown = message.text_html if isinstance(message, Message) and message.text else None
+        return await service.confirm_press(
+            data, user.id, message.chat.id, message.message_id, shown
+        )
+    if data.kind == "g":
+        return await service.languages.choose(message.chat.id, user.id, data.op, message.message_id)
+    return await service.rematch(data.match_id, user.id, message.chat.id)
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -33,21 +53,12 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message = query.message  # where the button was pressed (None: an inline message)
     if data is None or message is None:
         answer = Answer(t(lang, "ans.stale"))
-    elif data.kind == "h":
-        answer = await service.hand_press(data, user.id)
-    elif data.kind == "l":
-        answer = await service.lobby_press(data, user.id, display_name(user), message.chat.id)
-    elif data.kind == "k":
-        shown = message.text_html if isinstance(message, Message) and message.text else None
-        answer = await service.confirm_press(
-            data, user.id, message.chat.id, message.message_id, shown
-        )
-    elif data.kind == "g":
-        answer = await service.languages.choose(
-            message.chat.id, user.id, data.op, message.message_id
-        )
     else:
-        answer = await service.rematch(data.match_id, user.id, message.chat.id)
+        try:
+            answer = await _dispatch(service, data, user, message)
+        except (StaleVersion, WrongStatus, SeatError, Conflict, MatchNotFound):
+            # Another instance (or a second press) changed the match first: nothing was done.
+            answer = Answer(t(lang, "ans.stale"))
     # An answer is plain text, not HTML: the catalog's escaping is undone.
     text = unescape(answer.text)[:ANSWER_LIMIT] if answer.text else None
     try:

@@ -22,12 +22,12 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_harness import keyboard_data, running_bot, seat_people, settle, store_started_match
+from bot_harness import running_bot, seat_people, settle, store_started_match
+from bot_players import Table
 from fake_telegram import FakeTelegramServer
 
 from engine import scala40, scopone
@@ -51,62 +51,6 @@ PROCESS = ROOT / "tests" / "support" / "bot_process.py"
 @pytest.fixture(autouse=True)
 def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PTB_TIMEDELTA", "1")
-
-
-@dataclass
-class Table:
-    """One match's players: they press what their hand shows, and count what was answered."""
-
-    server: FakeTelegramServer
-    store: Store
-    match_id: int
-    rng: random.Random
-    presses: int = 0
-    acknowledged: list[int] = field(default_factory=list)  # log lengths a press was answered at
-
-    async def step(self) -> None:
-        record = self.store.get_match(self.match_id)
-        if record.status != "playing":
-            return
-        seat = self.store.load_engine_match(record).to_play
-        if seat is None:
-            return
-        user = record.seats[seat].user_id or 0
-        hand = self.server.message(user, record.seats[seat].hand_message_id or 0)
-        buttons = keyboard_data(hand) if hand is not None else {}
-        data = self.choose(buttons)
-        if hand is None or data is None:
-            return
-        before = len(self.store.moves(self.match_id))
-        press = self.server.user(user).press(user, hand.message_id, data, force=True)
-        self.presses += 1
-        try:
-            answer = await press.answered(timeout=3)
-        except AssertionError:
-            return  # killed before it answered
-        after = len(self.store.moves(self.match_id))
-        if answer["text"] is None and after == before + 1:
-            self.acknowledged.append(after)
-
-    def choose(self, buttons: dict[str, str]) -> str | None:
-        ops = {label: data.split(":")[4] for label, data in buttons.items()}
-        for wanted in ("c", "dr", "ds", "p"):
-            found = [buttons[label] for label, op in ops.items() if op == wanted]
-            if found:
-                return found[0]
-        selected = [buttons[label] for label, op in ops.items() if op == "t" and "✓" in label]
-        cards = [
-            buttons[label]
-            for label, op in ops.items()
-            if op == "t" and "✓" not in label and not label.startswith("⤴")
-        ]
-        return (selected or [self.rng.choice(cards)] if cards or selected else [None])[0]
-
-    async def play(self, until: float) -> None:
-        loop = asyncio.get_running_loop()
-        while loop.time() < until:
-            await self.step()
-            await asyncio.sleep(self.rng.uniform(0, 0.05))
 
 
 def bells(server: FakeTelegramServer, user: int) -> list[int]:

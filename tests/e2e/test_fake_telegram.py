@@ -9,6 +9,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp import web
 from fake_telegram import (
     ERR_BLOCKED,
     ERR_CANT_INITIATE,
@@ -22,7 +23,7 @@ from fake_telegram import (
 )
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
+from telegram.error import BadRequest, ChatMigrated, Conflict, Forbidden, RetryAfter
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
@@ -528,3 +529,50 @@ async def test_chat_member_not_sent_by_default(fake_telegram: FakeTelegramServer
     server.add_group(GROUP, "Tavolo", members=[bob], bot_admin=True)
     bob.leave_group(GROUP)
     assert [next(k for k in u if k != "update_id") for u in server.pop_updates()] == ["message"]
+
+
+async def test_webhooks_carry_the_secret_and_are_sent_again_until_taken(
+    fake_telegram: FakeTelegramServer,
+) -> None:
+    server = fake_telegram
+    alice = server.add_user(ALICE, "Alice")
+    got: list[tuple[str | None, int]] = []
+    refuse = [True]
+
+    async def hook(request: web.Request) -> web.Response:
+        update = await request.json()
+        got.append((request.headers.get("X-Telegram-Bot-Api-Secret-Token"), update["update_id"]))
+        if refuse[0]:
+            refuse[0] = False
+            return web.Response(status=500)
+        return web.Response()
+
+    app = web.Application()
+    app.router.add_post("/hook", hook)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    try:
+        async with Bot(server.token, base_url=server.base_url) as bot:
+            with pytest.raises(BadRequest, match=r"^Secret token contains unallowed characters$"):
+                await bot.set_webhook("http://127.0.0.1/hook", secret_token="a+b=")
+            with pytest.raises(BadRequest, match=r"^Secret token is too long$"):
+                await bot.set_webhook("http://127.0.0.1/hook", secret_token="a" * 257)
+            assert server.webhook_url == ""
+            assert await bot.set_webhook(f"http://127.0.0.1:{port}/hook", secret_token="s3_c-r")
+            message = alice.start_private()
+            await server.wait_for(lambda: not server.pending_updates(), timeout=10)
+            update_id = got[0][1]
+            assert got == [("s3_c-r", update_id), ("s3_c-r", update_id)]  # refused, then taken
+            assert message.text == "/start"
+            with pytest.raises(Conflict, match="webhook is active"):
+                await bot.get_updates()
+            info = await bot.get_webhook_info()
+            assert (info.url, info.pending_update_count) == (f"http://127.0.0.1:{port}/hook", 0)
+            assert info.last_error_message == "Wrong response from the webhook: 500"
+            assert await bot.delete_webhook()
+            assert await bot.get_updates() == ()
+    finally:
+        await runner.cleanup()

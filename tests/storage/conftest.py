@@ -8,12 +8,11 @@ each PostgreSQL test gets a fresh schema of its own, dropped afterwards.
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, make_url
+from storage_helpers import scratch_schema
 
 from storage import Store
 
@@ -32,17 +31,8 @@ def pg_url() -> Iterator[str]:
     """A fresh, empty PostgreSQL schema (dropped afterwards); skipped without a server."""
     if not PG_URL:
         pytest.skip("TEST_DATABASE_URL is not set")
-    schema = f"tavolo_test_{uuid.uuid4().hex[:16]}"
-    admin = create_engine(PG_URL)
-    with admin.begin() as connection:
-        connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    url = make_url(PG_URL).update_query_dict({"options": f"-csearch_path={schema}"})
-    try:
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with admin.begin() as connection:
-            connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.dispose()
+    with scratch_schema(PG_URL) as url:
+        yield url
 
 
 @pytest.fixture(params=BACKENDS)

@@ -25,7 +25,9 @@ TABLES = {
     "moves",
     "results",
     "seats",
+    "settings",
     "users",
+    "work",
 }
 
 

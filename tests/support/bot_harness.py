@@ -45,6 +45,7 @@ async def running_bot(
         scheduler=timers,
         clock=timers.now,
         pace=Pace().faster(SPEED),
+        due_poll=None,
     )
     try:
         async with server.run(application):
@@ -103,17 +104,19 @@ RIGGED_HANDS = (
 
 
 def store_started_match(
-    database: Path,
+    database: Path | str,
     chat_id: int,
     title: str,
     people: list[tuple[int, str, str]],
     game: str,
     state_json: str,
     options: dict[str, Any],
+    computers: int = 0,
 ) -> int:
-    """A started match stored as the bot stores one (people: user id, name, language), with
-    the given engine state; every player has opened the private chat. Its id."""
-    store = Store.open(f"sqlite:///{database}")
+    """A started match stored as the bot stores one (people: user id, name, language; then
+    ``computers`` computer players), with the given engine state; every player has opened the
+    private chat. ``database``: a SQLite file, or a database URL. Its id."""
+    store = Store.open(database if isinstance(database, str) else f"sqlite:///{database}")
     try:
         for user, name, lang in people:
             store.upsert_user(user, name, lang)
@@ -123,6 +126,8 @@ def store_started_match(
         record = store.create_match(chat_id, game, options, host, host_name, seed=7)
         for user, name, _ in people[1:]:
             record = store.add_seat(record.id, user, name)
+        for number in range(1, computers + 1):
+            record = store.add_seat(record.id, None, f"🤖 Computer {number}", "facile")
         store.start_match(record.id, state_json, record.version)
         return record.id
     finally:

@@ -1,7 +1,12 @@
-"""The bot in a process of its own, for the crash test: ``python bot_process.py URL DB TOKEN``.
+"""The bot in a process of its own, for the crash and scale-out tests:
+``python bot_process.py URL DB TOKEN``.
 
-The real Application polls the fake Bot API at ``URL`` (``…/bot``) on the SQLite file ``DB``,
-keeping Telegram's limits at the end-to-end tests' speed, until it is killed.
+The real Application, on the database ``DB`` (a SQLite file's path, or a SQLAlchemy URL), takes
+its updates from the fake Bot API at ``URL`` (``…/bot``) as :mod:`bot.serving` says: by long
+polling, or on a webhook when ``WEBHOOK_URL`` is set (with ``PORT``, ``WEBHOOK_LISTEN`` and
+``WEBHOOK_SECRET`` as in production). It keeps its share (``BOT_INSTANCES``) of Telegram's
+limits at the end-to-end tests' speed (``PACE_SPEED``: at real speed for the bench), until it is
+killed.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from bot_harness import SPEED
 
 from bot.app import build_application
 from bot.delivery import Pace
+from bot.serving import serve, webhook_from_env
 from storage import Store
 
 
@@ -22,14 +28,26 @@ def main() -> None:
     url, database, token = sys.argv[1:4]
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    store = Store.open(f"sqlite:///{database}")
+    store = Store.open(database if "://" in database else f"sqlite:///{database}")
     application = build_application(
-        token, store, url, table_delay=0, computer_pause=0, pace=Pace().faster(SPEED)
+        token,
+        store,
+        url,
+        table_delay=0,
+        computer_pause=float(os.environ.get("COMPUTER_PAUSE", "0")),
+        pace=Pace()
+        .shared(int(os.environ.get("BOT_INSTANCES", "1")))
+        .faster(float(os.environ.get("PACE_SPEED", str(SPEED)))),
+        due_poll=float(os.environ.get("DUE_POLL", "0.2")),
     )
-    application.run_polling(
-        allowed_updates=["message", "callback_query", "my_chat_member", "chat_member"],
-        poll_interval=0,
-    )
+    webhook = webhook_from_env(os.environ, store)
+    if webhook is None:
+        application.run_polling(
+            allowed_updates=["message", "callback_query", "my_chat_member", "chat_member"],
+            poll_interval=0,
+        )
+    else:
+        serve(application, webhook)
 
 
 if __name__ == "__main__":

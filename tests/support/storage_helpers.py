@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+
+from sqlalchemy import create_engine, make_url
 
 from engine.games import GameMatch
 from engine.scala40 import Match as Scala40Match
@@ -66,3 +71,20 @@ def play_and_commit(store: Store, record: MatchRecord, match: GameMatch, moves: 
         action = str(match.play(greedy(match), seat=seat))
         version = store.commit_move(record.id, version, seat, action, match.to_json())
     return version
+
+
+@contextmanager
+def scratch_schema(server_url: str) -> Iterator[str]:
+    """A fresh, empty schema on the PostgreSQL server at ``server_url``, dropped afterwards:
+    the URL of a database whose tables live in it."""
+    schema = f"tavolo_test_{uuid.uuid4().hex[:16]}"
+    admin = create_engine(server_url)
+    with admin.begin() as connection:
+        connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    url = make_url(server_url).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as connection:
+            connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+        admin.dispose()

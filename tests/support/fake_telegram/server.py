@@ -61,6 +61,7 @@ from .errors import (
 from .flood import FLOOD_METHODS, FloodLimits, _Flood
 from .html import HtmlParseError, _utf16_slice, parse_html, trim_text, utf16_len
 from .markup import validate_reply_markup
+from .webhook import WebhookSender
 from .wire import _dumps, _read_params
 from .world import ApiCall, CallbackRecord, FakeChat, FakeMessage, FakeUser
 
@@ -103,7 +104,8 @@ class FakeTelegramServer:
         self.commands: dict[tuple[str, str], list[JSON]] = {}
         self.menu_buttons: dict[int | None, JSON] = {}
         self.bot_texts: dict[tuple[str, str], str] = {}  # (kind, language_code) -> text
-        self.webhook_url = ""
+        self.webhook = WebhookSender(self)
+        """Delivers the updates to the bot's webhook once it sets one (:mod:`.webhook`)."""
         self.allowed_updates: list[str] = []
         self.application: Application[Any, Any, Any, Any, Any, Any] | None = None
         self.internal_errors: list[Exception] = []  # bugs in this fake server (should be [])
@@ -148,6 +150,7 @@ class FakeTelegramServer:
     async def stop(self) -> None:
         self._closing = True
         self._notify()
+        await self.webhook.stop()
         if self._runner is not None:
             runner, self._runner = self._runner, None
             await runner.cleanup()
@@ -605,6 +608,24 @@ class FakeTelegramServer:
         )
         return found
 
+    @property
+    def webhook_url(self) -> str:
+        """The webhook the bot set ('' when it polls)."""
+        return self.webhook.url
+
+    def confirm_update(self, update_id: int) -> None:
+        """The bot took the update (its webhook answered 2xx): it leaves the queue."""
+        self._updates = [u for u in self._updates if u["update_id"] != update_id]
+        self._notify()
+
+    def changed(self) -> None:
+        """Wake whoever waits for a change of the server's state."""
+        self._notify()
+
+    async def wait_changed(self, deadline: float) -> bool:
+        """Wait for a change until ``deadline`` (monotonic); whether one came."""
+        return await self._wait_changed(deadline)
+
     def is_idle(self) -> bool:
         """Server side: no update waiting, nothing in flight but a parked getUpdates (when the
         bot polls)."""
@@ -846,14 +867,16 @@ class FakeTelegramServer:
             if not changed:
                 return self._updates[:limit]
 
-    def _delete_webhook(self, params: JSON) -> bool:
-        self.webhook_url = ""
+    async def _delete_webhook(self, params: JSON) -> bool:
+        await self.webhook.stop()
         if params.get("drop_pending_updates"):
             self._updates.clear()
         return True
 
-    def _set_webhook(self, params: JSON) -> bool:
-        self.webhook_url = str(params.get("url") or "")
+    async def _set_webhook(self, params: JSON) -> bool:
+        if not params.get("url"):
+            await self.webhook.stop()
+        self.webhook.configure(params)
         if params.get("drop_pending_updates"):
             self._updates.clear()
         if isinstance(params.get("allowed_updates"), list):
@@ -861,11 +884,17 @@ class FakeTelegramServer:
         return True
 
     def _get_webhook_info(self, params: JSON) -> JSON:
-        return {
+        info: JSON = {
             "url": self.webhook_url,
             "has_custom_certificate": False,
             "pending_update_count": len(self._updates),
         }
+        if self.webhook_url:
+            info["max_connections"] = self.webhook.max_connections
+        if self.webhook.last_error:
+            info["last_error_date"] = int(time.time())
+            info["last_error_message"] = self.webhook.last_error
+        return info
 
     # chats
 

@@ -1,0 +1,121 @@
+"""Due work shared by every bot instance on the database: each runs what it claimed, once.
+
+A move stores the work it makes due (the turn's reminder and timeout, a computer's move) in its
+own transaction (:meth:`storage.Store.commit_move`). The instance that made the move also wakes
+itself at the due time (the turn timers' scheduler, the computer players' pause); every instance
+polls the store for work that is due and that nobody holds, which is how a dead instance's work
+is taken over: its claim's lease runs out after :data:`LEASE`. Whoever runs a piece of work
+claims it first, so it runs once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+
+from storage import Store, Work
+
+log = logging.getLogger(__name__)
+
+LEASE = timedelta(seconds=10)
+"""How long a claim holds its work: longer than any piece takes; after it, another may run it."""
+
+POLL = 1.0
+"""Seconds between two looks for due work nobody holds."""
+
+Handler = Callable[[Work], Awaitable[None]]
+
+
+def instance_name() -> str:
+    """This process's name in the claims it makes: host, process id, and a random tail."""
+    return f"{socket.gethostname()[:32]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+class DueWork:
+    """Claims due work from the store and runs each piece with the handler of its kind."""
+
+    def __init__(self, store: Store, clock: Callable[[], datetime]) -> None:
+        self.store = store
+        self.clock = clock
+        self.owner = instance_name()
+        self.handlers: dict[str, Handler] = {}
+        self._poller: asyncio.Task[None] | None = None
+        self._running: set[asyncio.Task[None]] = set()
+
+    def claim(
+        self,
+        match_id: int,
+        kind: str,
+        *,
+        due_at: datetime | None = None,
+        version: int | None = None,
+    ) -> Work | None:
+        """Claim the match's work of ``kind`` (that very piece: due at ``due_at``, or set at
+        ``version``) unless another instance holds it."""
+        return self.store.claim_work(
+            self.owner, match_id, kind, self.clock(), LEASE, due_at=due_at, version=version
+        )
+
+    async def run(self, item: Work) -> None:
+        """Run a claimed piece of work, then drop it (a move it made has replaced it already)."""
+        try:
+            await self.handlers[item.kind](item)
+        finally:
+            self.store.finish_work(item)
+
+    async def run_local(self, match_id: int, kind: str, due_at: datetime) -> None:
+        """This instance's own wake-up at ``due_at``: run the work unless another took it."""
+        item = self.claim(match_id, kind, due_at=due_at)
+        if item is not None:
+            await self.run(item)
+
+    async def poll(self) -> int:
+        """Claim what is due and nobody holds, and start running it; how many pieces."""
+        claimed = self.store.claim_due(self.owner, self.clock(), LEASE)
+        for item in claimed:
+            task = asyncio.create_task(self._guarded(item))
+            self._running.add(task)
+            task.add_done_callback(self._running.discard)
+        return len(claimed)
+
+    async def _guarded(self, item: Work) -> None:
+        try:
+            await self.run(item)
+        except Exception:
+            log.exception("due work %s failed", item)
+
+    def start(self, interval: float = POLL) -> None:
+        """Look for due work every ``interval`` seconds until :meth:`close`."""
+        if self._poller is None:
+            self._poller = asyncio.create_task(self._poll_forever(interval))
+
+    async def _poll_forever(self, interval: float) -> None:
+        while True:
+            try:
+                await self.poll()
+            except Exception:
+                log.exception("looking for due work failed")
+            await asyncio.sleep(interval)
+
+    @property
+    def busy(self) -> bool:
+        """Whether claimed work is running."""
+        return bool(self._running)
+
+    async def settle(self) -> None:
+        """Wait for the work in progress (tests)."""
+        while self._running:
+            await asyncio.gather(*list(self._running), return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop polling, and let the work in progress end."""
+        if self._poller is not None:
+            self._poller.cancel()
+            await asyncio.gather(self._poller, return_exceptions=True)
+            self._poller = None
+        await asyncio.gather(*list(self._running), return_exceptions=True)

@@ -1,0 +1,191 @@
+"""Stored due work and match locks: what lets several bot instances share one database.
+
+Work (a turn's reminder and timeout, a computer's move) is a row of ``work``, written in the same
+transaction as the move that makes it due. An instance claims a row for a lease: on PostgreSQL
+with ``SELECT … FOR UPDATE SKIP LOCKED``, so instances polling together never take the same row;
+on SQLite the writers queue anyway. The instance that runs the work deletes the row, or the move
+the work makes replaces it; a lease that ran out (its instance died) lets another take it.
+
+A match lock serialises a match's presses across instances: a PostgreSQL advisory lock held by
+one connection per store; on SQLite (one process) the bot's own lock is enough.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from sqlalchemy import ColumnElement, Connection, Engine, and_, delete, insert, or_, update
+from sqlalchemy import select as sa_select
+from sqlalchemy.exc import DBAPIError
+from sqlmodel import col
+
+from storage.models import WorkTable
+from storage.records import Work
+
+MATCH_LOCKS = 0x7A70
+"""The first key of the match locks' advisory locks (the second is the match id)."""
+
+KINDS = ("remind", "timeout", "computer")
+"""The kinds of due work."""
+
+_COLUMNS = (
+    col(WorkTable.match_id),
+    col(WorkTable.kind),
+    col(WorkTable.version),
+    col(WorkTable.due_at),
+)
+
+
+def _work(row: Sequence[object]) -> Work:
+    match_id, kind, version, due_at = row
+    assert isinstance(match_id, int) and isinstance(kind, str) and isinstance(version, int)
+    assert isinstance(due_at, datetime)
+    return Work(match_id, kind, version, due_at)
+
+
+def replace_work(
+    db: Connection, match_id: int, version: int, items: Sequence[tuple[str, datetime]]
+) -> None:
+    """The match's work becomes ``items`` (kind, due time), set at ``version``."""
+    for kind, when in items:
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind of work {kind!r}: use one of {', '.join(KINDS)}")
+        if when.tzinfo is None:
+            raise ValueError(f"a due time must be timezone-aware, got {when!r}")
+    db.execute(delete(WorkTable).where(col(WorkTable.match_id) == match_id))
+    for kind, when in items:
+        db.execute(
+            insert(WorkTable).values(match_id=match_id, kind=kind, version=version, due_at=when)
+        )
+
+
+def _free(now: datetime) -> ColumnElement[bool]:
+    """Rows nobody holds: never claimed, or their lease ran out."""
+    return or_(col(WorkTable.claimed_until).is_(None), col(WorkTable.claimed_until) < now)
+
+
+def claim_due(
+    db: Connection, owner: str, now: datetime, lease: timedelta, limit: int
+) -> list[Work]:
+    """Claim up to ``limit`` rows due by ``now`` that nobody holds, for ``lease``."""
+    query = (
+        sa_select(*_COLUMNS)
+        .where(col(WorkTable.due_at) <= now, _free(now))
+        .order_by(col(WorkTable.due_at))
+        .limit(limit)
+        .with_for_update(skip_locked=True)
+    )
+    found = [_work(row) for row in db.execute(query).all()]
+    for item in found:
+        _hold(db, item, owner, now + lease)
+    return found
+
+
+def claim_one(
+    db: Connection,
+    owner: str,
+    match_id: int,
+    kind: str,
+    now: datetime,
+    lease: timedelta,
+    *,
+    due_at: datetime | None = None,
+    version: int | None = None,
+) -> Work | None:
+    """Claim the match's work of ``kind`` if nobody holds it and it is that piece: due at
+    ``due_at``, or set at ``version`` (a wake-up in the instance that set it knows which)."""
+    query = sa_select(*_COLUMNS).where(
+        col(WorkTable.match_id) == match_id, col(WorkTable.kind) == kind, _free(now)
+    )
+    if due_at is not None:
+        query = query.where(col(WorkTable.due_at) == due_at)
+    if version is not None:
+        query = query.where(col(WorkTable.version) == version)
+    row = db.execute(query.with_for_update(skip_locked=True)).first()
+    if row is None:
+        return None
+    item = _work(row)
+    _hold(db, item, owner, now + lease)
+    return item
+
+
+def _hold(db: Connection, item: Work, owner: str, until: datetime) -> None:
+    db.execute(
+        update(WorkTable)
+        .where(col(WorkTable.match_id) == item.match_id, col(WorkTable.kind) == item.kind)
+        .values(claimed_by=owner, claimed_until=until)
+    )
+
+
+def finish(db: Connection, item: Work) -> None:
+    """The work is done: its row goes (unless a move replaced it with newer work)."""
+    db.execute(
+        delete(WorkTable).where(
+            and_(
+                col(WorkTable.match_id) == item.match_id,
+                col(WorkTable.kind) == item.kind,
+                col(WorkTable.version) == item.version,
+                col(WorkTable.due_at) == item.due_at,
+            )
+        )
+    )
+
+
+def pending(db: Connection, match_id: int | None = None) -> list[Work]:
+    """The stored work (of one match), soonest first."""
+    query = sa_select(*_COLUMNS).order_by(col(WorkTable.due_at), col(WorkTable.kind))
+    if match_id is not None:
+        query = query.where(col(WorkTable.match_id) == match_id)
+    return [_work(row) for row in db.execute(query).all()]
+
+
+class MatchLocks:
+    """Advisory locks on matches, held by one PostgreSQL connection of this process.
+
+    A lock is the pair (:data:`MATCH_LOCKS`, match id); PostgreSQL frees every lock of the
+    connection when it closes, so a dead instance holds none. Without PostgreSQL every lock is
+    granted at once (one process: the bot's own lock serialises).
+    """
+
+    def __init__(self, engine: Engine, shared: bool) -> None:
+        self._engine = engine
+        self._shared = shared
+        self._connection: Connection | None = None
+        self._guard = threading.Lock()
+
+    def try_lock(self, match_id: int) -> bool:
+        """Take the match's lock if no other instance holds it; whether it was taken."""
+        if not self._shared:
+            return True
+        return bool(self._run(f"SELECT pg_try_advisory_lock({MATCH_LOCKS}, {int(match_id)})"))
+
+    def unlock(self, match_id: int) -> None:
+        """Release the match's lock (taken with :meth:`try_lock`)."""
+        if self._shared:
+            self._run(f"SELECT pg_advisory_unlock({MATCH_LOCKS}, {int(match_id)})")
+
+    def _run(self, sql: str) -> object:
+        with self._guard:
+            for attempt in (1, 2):
+                try:
+                    if self._connection is None:
+                        self._connection = self._engine.connect().execution_options(
+                            isolation_level="AUTOCOMMIT"
+                        )
+                    return self._connection.exec_driver_sql(sql).scalar()
+                except DBAPIError:
+                    # The connection broke (the server restarted): its locks are gone with it.
+                    self.close()
+                    if attempt == 2:
+                        raise
+            raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        """Close the connection: every lock it holds is released."""
+        if self._connection is not None:
+            connection, self._connection = self._connection, None
+            with contextlib.suppress(DBAPIError):
+                connection.close()

@@ -1,0 +1,60 @@
+"""How the bot takes its updates: polling, or an authenticated webhook read from the
+environment, whose secret every instance on the database shares."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.serving import SECRET_SETTING, ServingError, Webhook, webhook_from_env
+from storage import Store
+
+URL = "https://tavolo.example/telegram/hook"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    opened = Store.open(f"sqlite:///{tmp_path / 'tavolo.db'}")
+    yield opened  # type: ignore[misc]
+    opened.close()
+
+
+def test_without_a_webhook_url_the_bot_polls(store: Store) -> None:
+    assert webhook_from_env({}, store) is None
+    assert webhook_from_env({"WEBHOOK_URL": "  "}, store) is None
+
+
+def test_the_environment_s_secret_and_port(store: Store) -> None:
+    env = {"WEBHOOK_URL": URL, "WEBHOOK_SECRET": "my_Secret-1", "PORT": "9000"}
+    assert webhook_from_env(env, store) == Webhook(
+        URL, "0.0.0.0", 9000, "telegram/hook", "my_Secret-1"
+    )
+
+
+def test_without_a_secret_one_is_made_once_and_shared(tmp_path: Path, store: Store) -> None:
+    first = webhook_from_env({"WEBHOOK_URL": URL}, store)
+    other = Store.open(f"sqlite:///{tmp_path / 'tavolo.db'}")
+    try:
+        second = webhook_from_env({"WEBHOOK_URL": URL, "WEBHOOK_LISTEN": "127.0.0.1"}, other)
+    finally:
+        other.close()
+    assert first is not None and second is not None
+    assert first.secret == second.secret == store.setting(SECRET_SETTING, lambda: "")
+    assert re.fullmatch(r"[A-Za-z0-9_-]{40,}", first.secret)
+    assert (first.listen, first.port, second.listen) == ("0.0.0.0", 8443, "127.0.0.1")
+
+
+@pytest.mark.parametrize(
+    ("env", "error"),
+    [
+        ({"WEBHOOK_SECRET": "a+b="}, "WEBHOOK_SECRET may hold only letters, digits, '_' and '-'"),
+        ({"WEBHOOK_SECRET": "a" * 257}, "WEBHOOK_SECRET may hold only letters"),
+        ({"PORT": "http"}, "PORT must be a port number, not 'http'"),
+        ({"WEBHOOK_URL": "tavolo.example/hook"}, "WEBHOOK_URL must be an https:// address"),
+    ],
+)
+def test_a_wrong_setting_is_a_clear_error(store: Store, env: dict[str, str], error: str) -> None:
+    with pytest.raises(ServingError, match=re.escape(error)):
+        webhook_from_env({"WEBHOOK_URL": URL, **env}, store)

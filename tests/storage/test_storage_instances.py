@@ -1,0 +1,240 @@
+"""Several bot instances on one database: seats decided under the match's lock, the seat UI in
+the move's transaction, due work claimed by one instance at a time, match locks across
+connections, shared settings. Each "instance" is a store of its own (its own connections)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from typing import TypeVar
+
+import pytest
+from storage_helpers import greedy, seated_lobby, started, user_of
+
+from storage import (
+    AlreadySeated,
+    LobbyFull,
+    SeatUI,
+    Store,
+    Work,
+)
+
+T = TypeVar("T")
+NOON = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+LEASE = timedelta(seconds=10)
+
+
+@pytest.fixture
+def other(db_url: str, store: Store) -> Iterator[Store]:
+    """A second store on the same database: another instance."""
+    opened = Store.open(db_url)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def together(*calls: Callable[[], T]) -> list[T | BaseException]:
+    """Run the calls in threads released at once; each one's result or error."""
+    barrier = threading.Barrier(len(calls))
+    results: list[T | BaseException] = [RuntimeError("not run")] * len(calls)
+
+    def run(index: int, call: Callable[[], T]) -> None:
+        barrier.wait()
+        try:
+            results[index] = call()
+        except BaseException as error:  # the test looks at it
+            results[index] = error
+
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+class TestStarting:
+    def test_instances_starting_together_on_an_empty_database_all_open_it(
+        self, db_url: str
+    ) -> None:
+        opened = together(*[lambda: Store.open(db_url) for _ in range(4)])
+        stores = [store for store in opened if isinstance(store, Store)]
+        try:
+            assert len(stores) == 4, opened
+            record = stores[0].create_match(-1, "scopone", {}, 1, "Anna", 5)
+            assert stores[3].get_match(record.id).seats[0].name == "Anna"
+        finally:
+            for store in stores:
+                store.close()
+
+
+class TestSeats:
+    def test_a_full_table_refuses_one_more(self, store: Store) -> None:
+        record = seated_lobby(store, "scopone", 4)
+        with pytest.raises(LobbyFull, match="all 4 seats are taken"):
+            store.add_seat(record.id, 2000, "Zoe")
+        with pytest.raises(LobbyFull):
+            store.add_seat(record.id, None, "CPU", "facile")
+        assert len(store.get_match(record.id).seats) == 4
+
+    def test_a_seated_player_cannot_sit_twice(self, store: Store) -> None:
+        record = seated_lobby(store, "scopone", 2)
+        with pytest.raises(AlreadySeated, match=f"user {user_of(1)} already sits in seat 1"):
+            store.add_seat(record.id, user_of(1), "Bea")
+
+    def test_two_instances_seating_at_once_never_overfill(self, store: Store, other: Store) -> None:
+        for round_ in range(10):
+            record = seated_lobby(store, "scopone", 3, chat_id=-200 - round_)
+            match_id = record.id
+            results = together(
+                lambda: store.add_seat(match_id, 3000, "Zoe"),  # noqa: B023 - run at once
+                lambda: other.add_seat(match_id, 3001, "Ugo"),  # noqa: B023
+            )
+            assert sorted(type(result).__name__ for result in results) == [
+                "LobbyFull",
+                "MatchRecord",
+            ]
+            assert len(store.get_match(record.id).seats) == 4
+
+    def test_the_same_user_joining_on_two_instances_sits_once(
+        self, store: Store, other: Store
+    ) -> None:
+        record = seated_lobby(store, "scopone", 2)
+        results = together(
+            lambda: store.add_seat(record.id, 3000, "Zoe"),
+            lambda: other.add_seat(record.id, 3000, "Zoe"),
+        )
+        assert sorted(type(result).__name__ for result in results) == [
+            "AlreadySeated",
+            "MatchRecord",
+        ]
+        assert [seat.user_id for seat in store.get_match(record.id).seats].count(3000) == 1
+
+
+class TestMoveWithUI:
+    def test_the_seat_ui_is_written_with_the_move_whatever_came_before(
+        self, store: Store, other: Store
+    ) -> None:
+        record, match = started(store, "scala40", 2)
+        seat = match.to_play
+        assert seat is not None
+        before = record.seats[seat].ui.version
+        # another instance stores a tap meanwhile: the move still writes the UI it leaves
+        other.update_seat_ui(record.id, seat, before, selected=["AH"])
+        action = str(match.play(greedy(match), seat=seat))
+        left = SeatUI(selected=(), staged=(("3H", "4H", "5H"),), sort="value")
+        store.commit_move(record.id, record.version, seat, action, match.to_json(), ui=left)
+        ui = store.get_match(record.id).seats[seat].ui
+        assert (ui.selected, ui.staged, ui.sort, ui.version) == (
+            (),
+            (("3H", "4H", "5H"),),
+            "value",
+            before + 2,
+        )
+
+
+class TestWork:
+    def test_a_move_stores_its_work_and_the_end_clears_it(self, store: Store) -> None:
+        record, match = started(store, "scopone", 4)
+        seat = match.to_play
+        action = str(match.play(greedy(match), seat=seat))
+        due = NOON + timedelta(seconds=30)
+        version = store.commit_move(
+            record.id,
+            record.version,
+            seat,
+            action,
+            match.to_json(),
+            work=[("remind", NOON), ("timeout", due)],
+        )
+        assert store.work(record.id) == [
+            Work(record.id, "remind", version, NOON),
+            Work(record.id, "timeout", version, due),
+        ]
+        action = str(match.play(greedy(match), seat=match.to_play))
+        store.commit_move(record.id, version, None, action, match.to_json(), status="stopped")
+        assert store.work(record.id) == []
+
+    def test_a_move_without_work_keeps_the_turn_s_work(self, store: Store) -> None:
+        record, match = started(store, "scopone", 4)
+        store.set_work(record.id, record.version, [("timeout", NOON)])
+        action = str(match.play(greedy(match), seat=match.to_play))
+        store.commit_move(record.id, record.version, None, action, match.to_json())
+        assert store.work(record.id) == [Work(record.id, "timeout", record.version, NOON)]
+
+    def test_due_work_is_claimed_once_until_its_lease_runs_out(
+        self, store: Store, other: Store
+    ) -> None:
+        record, _ = started(store, "scopone", 4)
+        store.set_work(record.id, record.version, [("timeout", NOON)])
+        item = Work(record.id, "timeout", record.version, NOON)
+        assert store.claim_due("a", NOON - timedelta(seconds=1), LEASE) == []  # not due yet
+        assert store.claim_due("a", NOON, LEASE) == [item]
+        assert other.claim_due("b", NOON + LEASE - timedelta(seconds=1), LEASE) == []
+        assert other.claim_work("b", record.id, "timeout", NOON, LEASE) is None
+        # instance a died: its lease runs out, and b takes the work over
+        assert other.claim_due("b", NOON + LEASE + timedelta(seconds=1), LEASE) == [item]
+        other.finish_work(item)
+        assert store.work(record.id) == []
+
+    def test_finishing_old_work_leaves_the_work_a_move_set_since(self, store: Store) -> None:
+        record, _ = started(store, "scopone", 4)
+        store.set_work(record.id, record.version, [("computer", NOON)])
+        item = store.claim_work("a", record.id, "computer", NOON, LEASE)
+        assert item == Work(record.id, "computer", record.version, NOON)
+        store.set_work(record.id, record.version + 1, [("computer", NOON + LEASE)])
+        store.finish_work(item)
+        assert store.work(record.id) == [
+            Work(record.id, "computer", record.version + 1, NOON + LEASE)
+        ]
+
+    def test_instances_claiming_together_share_the_work_without_overlap(
+        self, store: Store, other: Store
+    ) -> None:
+        ids = []
+        for number in range(12):
+            record, _ = started(store, "scopone", 4, chat_id=-300 - number)
+            store.set_work(record.id, record.version, [("timeout", NOON)])
+            ids.append(record.id)
+        claims = together(
+            lambda: store.claim_due("a", NOON, LEASE, limit=8),
+            lambda: other.claim_due("b", NOON, LEASE, limit=8),
+        )
+        claimed = [item.match_id for got in claims if isinstance(got, list) for item in got]
+        assert not [got for got in claims if isinstance(got, BaseException)]
+        assert sorted(claimed) == sorted(set(claimed))  # nobody's twice
+        assert len(claimed) >= 8
+        assert len(store.claim_due("c", NOON, LEASE)) == 12 - len(claimed)
+
+    def test_unknown_work_is_refused(self, store: Store) -> None:
+        record, _ = started(store, "scopone", 4)
+        with pytest.raises(ValueError, match="unknown kind of work 'bell'"):
+            store.set_work(record.id, record.version, [("bell", NOON)])
+
+
+class TestMatchLocks:
+    def test_one_instance_holds_a_match_at_a_time(self, store: Store, other: Store) -> None:
+        record, _ = started(store, "scopone", 4)
+        assert store.try_lock_match(record.id)
+        assert other.try_lock_match(record.id) is not store.shared
+        store.unlock_match(record.id)
+        assert other.try_lock_match(record.id)
+        other.unlock_match(record.id)
+
+    def test_a_dead_instance_s_locks_are_released(self, db_url: str, store: Store) -> None:
+        record, _ = started(store, "scopone", 4)
+        dying = Store.open(db_url)
+        assert dying.try_lock_match(record.id)
+        dying.close()  # its connection closes, as when its process dies
+        assert store.try_lock_match(record.id)
+        store.unlock_match(record.id)
+
+
+class TestSettings:
+    def test_the_first_instance_makes_a_setting_and_every_one_shares_it(
+        self, store: Store, other: Store
+    ) -> None:
+        assert store.setting("webhook_secret", lambda: "first") == "first"
+        assert other.setting("webhook_secret", lambda: "second") == "first"

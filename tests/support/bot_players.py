@@ -1,0 +1,69 @@
+"""Players for the end-to-end tests that run the bot in processes of its own: each presses
+what the hand of the seat to play shows, and counts the presses the bot answered as moves."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+
+from bot_harness import keyboard_data
+from fake_telegram import FakeTelegramServer
+
+from storage import Store
+
+
+@dataclass
+class Table:
+    """One match's players: they press what their hand shows, and count what was answered."""
+
+    server: FakeTelegramServer
+    store: Store
+    match_id: int
+    rng: random.Random
+    presses: int = 0
+    acknowledged: list[int] = field(default_factory=list)  # log lengths a press was answered at
+
+    async def step(self) -> None:
+        record = self.store.get_match(self.match_id)
+        if record.status != "playing":
+            return
+        seat = self.store.load_engine_match(record).to_play
+        if seat is None:
+            return
+        user = record.seats[seat].user_id or 0
+        hand = self.server.message(user, record.seats[seat].hand_message_id or 0)
+        buttons = keyboard_data(hand) if hand is not None else {}
+        data = self.choose(buttons)
+        if hand is None or data is None:
+            return
+        before = len(self.store.moves(self.match_id))
+        press = self.server.user(user).press(user, hand.message_id, data, force=True)
+        self.presses += 1
+        try:
+            answer = await press.answered(timeout=3)
+        except AssertionError:
+            return  # killed before it answered
+        after = len(self.store.moves(self.match_id))
+        if answer["text"] is None and after == before + 1:
+            self.acknowledged.append(after)
+
+    def choose(self, buttons: dict[str, str]) -> str | None:
+        ops = {label: data.split(":")[4] for label, data in buttons.items()}
+        for wanted in ("c", "dr", "ds", "p"):
+            found = [buttons[label] for label, op in ops.items() if op == wanted]
+            if found:
+                return found[0]
+        selected = [buttons[label] for label, op in ops.items() if op == "t" and "✓" in label]
+        cards = [
+            buttons[label]
+            for label, op in ops.items()
+            if op == "t" and "✓" not in label and not label.startswith("⤴")
+        ]
+        return (selected or [self.rng.choice(cards)] if cards or selected else [None])[0]
+
+    async def play(self, until: float) -> None:
+        loop = asyncio.get_running_loop()
+        while loop.time() < until:
+            await self.step()
+            await asyncio.sleep(self.rng.uniform(0, 0.05))
