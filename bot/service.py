@@ -349,7 +349,13 @@ class Tavolo:
         return record
 
     async def resume_all(self) -> int:
-        """At start-up: every unfinished match shows its current state again."""
+        """At start-up: every unfinished match shows its current state again, and a match
+        that ended as the bot stopped loses its bells and its hands' buttons."""
+        for match_id in self.store.ended_with_bells():
+            record = self.store.get_match(match_id)
+            for seat in range(len(record.seats)):
+                self.shows.hand(match_id, seat)
+            self.shows.ring(match_id)
         count = 0
         for record in self.store.unfinished_matches():
             if record.status == "lobby":

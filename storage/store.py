@@ -848,6 +848,22 @@ class Store:
             by_match.setdefault(seat.match_id, []).append(seat)
         return [_match_record(row, by_match.get(row.id or 0, [])) for row in rows]
 
+    def ended_with_bells(self) -> list[int]:
+        """Ended matches (finished, stopped) whose seats still hold a turn bell: the bot
+        stopped between a match's last move and the deletion of its bells. Oldest first."""
+        with self._session() as s:
+            ids = s.exec(
+                select(SeatTable.match_id)
+                .join(MatchTable, col(MatchTable.id) == col(SeatTable.match_id))
+                .where(
+                    col(MatchTable.status).in_((FINISHED, STOPPED)),
+                    col(SeatTable.turn_message_id).is_not(None),
+                )
+                .distinct()
+                .order_by(col(SeatTable.match_id))
+            ).all()
+        return list(ids)
+
     def moves(self, match_id: int) -> list[MoveRecord]:
         """The match's move log in order (versions grow; they start after the lobby's)."""
         with self._session() as s:

@@ -10,6 +10,7 @@ import pytest
 from bot_harness import button_data, running_bot, seat_people, settle, store_started_match
 from fake_telegram import FakeMessage, FakeTelegramServer
 from s40_helpers import position
+from telegram import Bot
 
 from bot.service import Tavolo
 from engine import scala40
@@ -151,3 +152,29 @@ async def test_a_restart_rings_what_is_missing_and_deletes_what_is_stale(
         assert len(ringing) == 1 and ringing[0].message_id != anna_bell.message_id
         record = service.store.get_match(match_id)
         assert [s.turn_version for s in record.seats] == [version, None]
+
+
+async def test_a_match_that_ended_as_the_bot_stopped_loses_its_bell(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    database = tmp_path / "tavolo.db"
+    seat_people(server, GROUP, "Tavolo", PEOPLE)
+    match_id = store_started_match(
+        database, GROUP, "Tavolo", PEOPLE, "scala40",
+        scala40.new_match(players=2, seed=3).to_json(), scala40.Options().to_dict(),
+    )  # fmt: skip
+    async with Bot(server.token, base_url=server.base_url) as bot:
+        bell = await bot.send_message(ANNA, "🔔 Tocca a te nel gruppo «Tavolo»!")
+    store = Store.open(f"sqlite:///{database}")
+    try:  # the last move stopped the match; the bot died before it deleted the bell
+        store.set_turn_message(match_id, 0, ANNA, bell.message_id, turn_version=1)
+        store.set_status(match_id, "stopped")
+        assert store.ended_with_bells() == [match_id]
+    finally:
+        store.close()
+    async with running_bot(server, database) as service:
+        await settle(server, service)
+        assert bells(server, ANNA) == []
+        assert service.store.get_match(match_id).seats[0].turn_message_id is None
+        assert service.store.ended_with_bells() == []
