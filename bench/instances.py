@@ -16,73 +16,14 @@ import asyncio
 import os
 import platform
 import signal
-import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
-from typing import IO
 
-from dispatcher import Dispatcher
+from dispatcher import Dispatcher, free_ports, listening, start_instances
 from fake_telegram import FakeTelegramServer
 from storage_helpers import scratch_schema
 
 from bench.bot import Load, _ms, _seed
 from storage import Store
-
-ROOT = Path(__file__).resolve().parents[1]
-PROCESS = ROOT / "tests" / "support" / "bot_process.py"
-
-
-def _free_ports(count: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(count)]
-    for sock in sockets:
-        sock.bind(("127.0.0.1", 0))
-    ports = [int(sock.getsockname()[1]) for sock in sockets]
-    for sock in sockets:
-        sock.close()
-    return ports
-
-
-async def _listening(port: int, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"no bot instance listens on port {port}") from None
-            await asyncio.sleep(0.1)
-
-
-def _start(
-    server: FakeTelegramServer, url: str, dispatcher: Dispatcher, log: IO[bytes]
-) -> list[subprocess.Popen[bytes]]:
-    processes = []
-    for port in dispatcher.ports:
-        env = dict(os.environ)
-        path = [str(ROOT), str(ROOT / "tests" / "support"), env.get("PYTHONPATH")]
-        env |= {
-            "PYTHONPATH": os.pathsep.join(filter(None, path)),
-            "PTB_TIMEDELTA": "1",
-            "WEBHOOK_URL": dispatcher.url,
-            "WEBHOOK_LISTEN": "127.0.0.1",
-            "PORT": str(port),
-            "BOT_INSTANCES": str(len(dispatcher.ports)),
-            "PACE_SPEED": "1",
-            "COMPUTER_PAUSE": "1.2",
-            "DUE_POLL": "1",
-        }
-        processes.append(
-            subprocess.Popen(
-                [sys.executable, str(PROCESS), server.base_url, url, server.token],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env=env,
-            )
-        )
-    return processes
 
 
 async def measure(count: int, url: str, matches: int, seconds: float, seed: int) -> str:
@@ -92,13 +33,16 @@ async def measure(count: int, url: str, matches: int, seconds: float, seed: int)
     store = Store.open(url)
     seeded = _seed(server, store, matches)
     server.pop_updates()
-    dispatcher = Dispatcher(_free_ports(count))
+    dispatcher = Dispatcher(free_ports(count))
     await dispatcher.start()
     with open(os.devnull, "wb") as log:
-        processes = _start(server, url, dispatcher, log)
+        processes = start_instances(
+            server.base_url, server.token, url, dispatcher, log,
+            PACE_SPEED="1", COMPUTER_PAUSE="1.2", DUE_POLL="1",
+        )  # fmt: skip
         try:
             for port in dispatcher.ports:
-                await _listening(port)
+                await listening(port)
             await server.wait_for(
                 lambda: all(
                     seat.hand_message_id

@@ -12,6 +12,12 @@ from storage import MatchNotFound, MatchRecord, SeatRecord, SeatUI, Store
 
 LOCK_POLL = 0.01
 """Seconds between tries for a match another instance holds (it holds it for one press)."""
+LOCK_WAIT = 5.0
+"""Seconds a press or a piece of work waits for a match another instance holds, at most."""
+
+
+class MatchHeld(Exception):
+    """Another instance has held the match for :data:`LOCK_WAIT` seconds: nothing was done."""
 
 
 class Matches:
@@ -25,10 +31,15 @@ class Matches:
     @asynccontextmanager
     async def lock(self, match_id: int) -> AsyncIterator[None]:
         """Hold the match: in this process (an asyncio lock), then across the instances on the
-        database (the store's match lock: PostgreSQL's advisory lock, free on SQLite)."""
+        database (the store's match lock: PostgreSQL's advisory lock, free on SQLite).
+        :class:`MatchHeld` after waiting :data:`LOCK_WAIT` seconds for another instance."""
         async with self._locks.setdefault(match_id, asyncio.Lock()):
+            waited = 0.0
             while not self.store.try_lock_match(match_id):
+                if waited >= LOCK_WAIT:
+                    raise MatchHeld(f"match {match_id} is held by another instance")
                 await asyncio.sleep(LOCK_POLL)
+                waited += LOCK_POLL
             try:
                 yield
             finally:

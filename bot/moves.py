@@ -10,6 +10,7 @@ timers, the computer players) hear of it last.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,6 +30,8 @@ COMPUTER_PAUSE = 1.2
 
 DueItems = list[tuple[str, datetime]]
 """Work a move makes due: (kind, time), see :mod:`bot.work`."""
+
+log = logging.getLogger(__name__)
 
 Follower = Callable[[MatchRecord, GameMatch, bool], None]
 """Told of every committed move: the stored match, its engine, whether a new turn started."""
@@ -152,11 +155,7 @@ class Moves:
         for seat in record.seats:
             ui = ui_of(seat)
             if seat.user_id is not None and (ui.selected or ui.staged or ui.step is not None):
-                try:
-                    save_ui(self.store, record.id, seat.seat, cleared(ui, keep_staged=False))
-                except StaleVersion:  # a press on another instance changed it: clear that
-                    fresh = ui_of(self.store.get_match(record.id).seats[seat.seat])
-                    save_ui(self.store, record.id, seat.seat, cleared(fresh, keep_staged=False))
+                self._clear_hand(record.id, seat.seat, ui)
 
     def due(
         self, record: MatchRecord, match: GameMatch, deadline: datetime | None, turn_starts: bool
@@ -179,6 +178,17 @@ class Moves:
             return []
         seconds = int(record.options.get("turn_seconds", 0) or 0)
         return [("remind", deadline - timedelta(seconds=seconds / 2)), ("timeout", deadline)]
+
+    def _clear_hand(self, match_id: int, seat: int, ui: HandUI) -> None:
+        """Clear a seat's keyboard for the new deal; a press on another instance may change it
+        meanwhile: clear what it left (the move is committed already, so never raise)."""
+        for _ in range(3):
+            try:
+                save_ui(self.store, match_id, seat, cleared(ui, keep_staged=False))
+                return
+            except StaleVersion:
+                ui = ui_of(self.store.get_match(match_id).seats[seat])
+        log.warning("the keyboard of seat %d of match %d was not cleared", seat, match_id)
 
     def next_deadline(
         self, record: MatchRecord, match: GameMatch

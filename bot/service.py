@@ -26,7 +26,7 @@ from bot.hands import Hands
 from bot.i18n import html_lines, t
 from bot.languages import Languages
 from bot.lobby import Lobby
-from bot.matches import Matches
+from bot.matches import Matches, MatchHeld
 from bot.moves import Moves
 from bot.options_ui import value_text
 from bot.people import People
@@ -361,7 +361,12 @@ class Tavolo:
             if record.status == "lobby":
                 self.lobby.refresh(record.id)
             else:
-                self._show_running(self._with_deadline(record))
+                try:  # another instance may be playing it: read it again under its lock
+                    async with self.matches.lock(record.id):
+                        record = self._with_deadline(self.store.get_match(record.id))
+                except MatchHeld:
+                    continue
+                self._show_running(record)
             count += 1
             await asyncio.sleep(0)  # let the outbox work between matches
         return count

@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 LEASE = timedelta(seconds=10)
 """How long a claim holds its work: longer than any piece takes; after it, another may run it."""
 
+RETRY = timedelta(seconds=5)
+"""How long work that failed waits before it is tried again."""
+
 POLL = 1.0
 """Seconds between two looks for due work nobody holds."""
 
@@ -62,11 +65,17 @@ class DueWork:
         )
 
     async def run(self, item: Work) -> None:
-        """Run a claimed piece of work, then drop it (a move it made has replaced it already)."""
+        """Run a claimed piece of work, then drop it (a move it made has replaced it already).
+        Work that failed, or was cancelled as the instance stops, is given back: another
+        instance (or this one, after :data:`RETRY`) runs it."""
         try:
             await self.handlers[item.kind](item)
-        finally:
-            self.store.finish_work(item)
+        except BaseException as error:
+            # No await here: a cancelled task still gives its work back.
+            retry = isinstance(error, Exception)
+            self.store.release_work(item, self.clock() + RETRY if retry else None)
+            raise
+        self.store.finish_work(item)
 
     async def run_local(self, match_id: int, kind: str, due_at: datetime) -> None:
         """This instance's own wake-up at ``due_at``: run the work unless another took it."""

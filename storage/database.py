@@ -25,6 +25,14 @@ WRITE_OPTION: Final = "tavolo_write"
 """Execution option marking a connection whose transactions write (``BEGIN IMMEDIATE``)."""
 
 
+_KEEPALIVES: Final = {
+    "keepalives": 1,
+    "keepalives_idle": 30,
+    "keepalives_interval": 10,
+    "keepalives_count": 3,
+}
+
+
 def resolve_url(url: str | None) -> str:
     """``url`` if given, else the environment's ``DATABASE_URL``, else :data:`DEFAULT_URL`."""
     return url or os.environ.get("DATABASE_URL") or DEFAULT_URL
@@ -77,6 +85,9 @@ def create_store_engine(url: str) -> Engine:
     Nothing is connected yet: errors about the file come at the first use.
     """
     parsed = make_url(url)
+    if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() == "psycopg":
+        # TCP keepalives: a dead instance's session (and its match locks) ends within a minute.
+        return create_engine(parsed, pool_pre_ping=True, connect_args=_KEEPALIVES)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(parsed, pool_pre_ping=True)
     options: dict[str, Any] = {"connect_args": {"check_same_thread": False}}

@@ -93,7 +93,15 @@ from storage.records import (
     UserRecord,
     Work,
 )
-from storage.work import MatchLocks, claim_due, claim_one, finish, pending, replace_work
+from storage.work import (
+    MatchLocks,
+    claim_due,
+    claim_one,
+    finish,
+    pending,
+    release,
+    replace_work,
+)
 
 MIGRATIONS: Final = Path(__file__).with_name("migrations")
 """The Alembic script folder, inside the package so an installed Tavolo finds it."""
@@ -1039,6 +1047,13 @@ class Store:
         """The claimed work is done (a move may have replaced it already)."""
         with self._core(write=True) as db:
             finish(db, item)
+
+    def release_work(self, item: Work, until: datetime | None = None) -> None:
+        """Give claimed work back, undone: any instance may claim it again from ``until``
+        (None: at once)."""
+        _check_when(until)
+        with self._core(write=True) as db:
+            release(db, item, until)
 
     def try_lock_match(self, match_id: int) -> bool:
         """Take the match's lock across instances (PostgreSQL), if free; whether it was taken.

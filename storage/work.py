@@ -134,6 +134,21 @@ def finish(db: Connection, item: Work) -> None:
     )
 
 
+def release(db: Connection, item: Work, until: datetime | None) -> None:
+    """Give the claimed work back (it failed, or its instance stops): free again at ``until``
+    (None: at once)."""
+    db.execute(
+        update(WorkTable)
+        .where(
+            col(WorkTable.match_id) == item.match_id,
+            col(WorkTable.kind) == item.kind,
+            col(WorkTable.version) == item.version,
+            col(WorkTable.due_at) == item.due_at,
+        )
+        .values(claimed_by=None if until is None else "(released)", claimed_until=until)
+    )
+
+
 def pending(db: Connection, match_id: int | None = None) -> list[Work]:
     """The stored work (of one match), soonest first."""
     query = sa_select(*_COLUMNS).order_by(col(WorkTable.due_at), col(WorkTable.kind))

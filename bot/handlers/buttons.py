@@ -13,8 +13,9 @@ from bot import callbacks
 from bot.answer import Answer
 from bot.handlers.common import display_name, remember, tavolo
 from bot.i18n import t
+from bot.matches import MatchHeld
 from bot.service import Tavolo
-from storage import Conflict, MatchNotFound, SeatError, StaleVersion, WrongStatus
+from storage import ChatBusy, Conflict, MatchNotFound, SeatError, StaleVersion, WrongStatus
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +57,11 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     else:
         try:
             answer = await _dispatch(service, data, user, message)
-        except (StaleVersion, WrongStatus, SeatError, Conflict, MatchNotFound):
+        except (StaleVersion, WrongStatus, SeatError, Conflict, MatchNotFound, ChatBusy):
             # Another instance (or a second press) changed the match first: nothing was done.
             answer = Answer(t(lang, "ans.stale"))
+        except MatchHeld:
+            answer = Answer(t(lang, "ans.busy"))
     # An answer is plain text, not HTML: the catalog's escaping is undone.
     text = unescape(answer.text)[:ANSWER_LIMIT] if answer.text else None
     try:

@@ -11,7 +11,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.handlers.common import is_group, tavolo
-from bot.i18n import t
+from bot.i18n import language_for, t
 
 log = logging.getLogger(__name__)
 
@@ -24,11 +24,15 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     service = tavolo(context)
     user = update.effective_user
     chat = update.effective_chat
-    lang = service.user_lang(user.id, user.language_code)
+    try:
+        lang = service.user_lang(user.id, user.language_code)
+    except Exception:  # the database may be what failed: answer all the same
+        lang = language_for(user.language_code)
     if update.callback_query is not None:
         with contextlib.suppress(TelegramError):  # it may have been answered already
             await update.callback_query.answer(t(lang, "ans.error"), show_alert=True)
     elif update.effective_message is not None and chat is not None:
         if is_group(chat):
-            lang = service.group_lang(chat.id)
+            with contextlib.suppress(Exception):
+                lang = service.group_lang(chat.id)
         service.reply(chat.id, t(lang, "ans.error"), update.effective_message.message_id)

@@ -12,6 +12,9 @@ from fake_telegram import FakeTelegramServer
 
 from storage import Store
 
+MOVES = ("c", "dr", "ds", "p")
+"""The hand buttons' operations that make a move."""
+
 
 @dataclass
 class Table:
@@ -23,6 +26,11 @@ class Table:
     rng: random.Random
     presses: int = 0
     acknowledged: list[int] = field(default_factory=list)  # log lengths a press was answered at
+    move_presses: int = 0
+    """Presses of a button that makes a move (draw, discard, lay, capture): the log can hold
+    no more moves than these when nothing else moves in the match."""
+    grew: list[int] = field(default_factory=list)
+    """By how much the log grew over each answered press (a move applied twice: 2)."""
 
     async def step(self) -> None:
         record = self.store.get_match(self.match_id)
@@ -40,11 +48,13 @@ class Table:
         before = len(self.store.moves(self.match_id))
         press = self.server.user(user).press(user, hand.message_id, data, force=True)
         self.presses += 1
+        self.move_presses += data.split(":")[4] in MOVES
         try:
             answer = await press.answered(timeout=3)
         except AssertionError:
             return  # killed before it answered
         after = len(self.store.moves(self.match_id))
+        self.grew.append(after - before)
         if answer["text"] is None and after == before + 1:
             self.acknowledged.append(after)
 

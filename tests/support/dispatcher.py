@@ -1,5 +1,6 @@
-"""A small load balancer for the scale-out test: each webhook request Telegram posts goes to a
-random bot instance (another one if that one does not answer), as a reverse proxy would.
+"""A small load balancer for the scale-out test and bench: each webhook request Telegram posts
+goes to a random bot instance (another one if that one does not answer), as a reverse proxy
+would; and the bot instances behind it, each a process of its own.
 
 It remembers which instance took each update, and when, so a test can tell an update lost
 with an instance that was killed from one the bot dropped.
@@ -7,15 +8,24 @@ with an instance that was killed from one the bot dropped.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import random
+import socket
+import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
 
 import aiohttp
 from aiohttp import web
 
 FORWARDED = ("Content-Type", "X-Telegram-Bot-Api-Secret-Token")
+ROOT = Path(__file__).resolve().parents[2]
+PROCESS = ROOT / "tests" / "support" / "bot_process.py"
 
 
 @dataclass
@@ -86,3 +96,56 @@ class Dispatcher:
             self.log.append(Forwarded(update_id, query_id, index, status, time.monotonic()))
             return web.Response(status=status)
         return web.Response(status=502, text="no instance answered")
+
+
+def free_ports(count: int) -> list[int]:
+    """Free TCP ports on 127.0.0.1, for the instances' webhook servers."""
+    sockets = [socket.socket() for _ in range(count)]
+    for sock in sockets:
+        sock.bind(("127.0.0.1", 0))
+    ports = [int(sock.getsockname()[1]) for sock in sockets]
+    for sock in sockets:
+        sock.close()
+    return ports
+
+
+async def listening(port: int, timeout: float = 60) -> None:
+    """Wait until an instance's webhook server takes connections (it says so to nobody)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no bot instance listens on port {port}") from None
+            await asyncio.sleep(0.1)
+
+
+def start_instances(
+    api_url: str, token: str, database: str, dispatcher: Dispatcher, log: IO[bytes], **env: str
+) -> list[subprocess.Popen[bytes]]:
+    """One bot process (``bot_process.py``) per port of the dispatcher, in webhook mode on
+    ``database``, with ``env`` added to their environment."""
+    processes = []
+    for port in dispatcher.ports:
+        environment = dict(os.environ)
+        path = [str(ROOT), str(ROOT / "tests" / "support"), environment.get("PYTHONPATH")]
+        environment |= {
+            "PYTHONPATH": os.pathsep.join(filter(None, path)),
+            "PTB_TIMEDELTA": "1",
+            "WEBHOOK_URL": dispatcher.url,
+            "WEBHOOK_LISTEN": "127.0.0.1",
+            "PORT": str(port),
+            "BOT_INSTANCES": str(len(dispatcher.ports)),
+            **env,
+        }
+        processes.append(
+            subprocess.Popen(
+                [sys.executable, str(PROCESS), api_url, database, token],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=environment,
+            )
+        )
+    return processes
