@@ -56,7 +56,7 @@ class Tavolo:
     ) -> None:
         self.store = store
         self.bot = bot
-        self.outbox = Outbox(bot, pace)
+        self.outbox = Outbox(bot, pace, shared=store.reserve_message if store.shared else None)
         self.matches = Matches(store)
         self.people = People(store, bot)
         self.shows = Shows(self.matches, self.people, self.outbox)

@@ -13,6 +13,7 @@
 - ``work``: what is due at a time (a turn's reminder and timeout, a computer's move), claimed by
   one bot instance at a time, so that any instance runs it once and a dead one's is taken over.
 - ``settings``: values the bot instances share (the webhook's secret token).
+- ``chat_budgets``: each chat's message budget, shared by the bot instances (PostgreSQL).
 
 JSON values (options, UI state) are stored as TEXT written by :func:`json.dumps`; times are
 timezone-aware UTC (:class:`UTCDateTime`). The Alembic migrations in ``storage/migrations`` create
@@ -30,6 +31,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -296,3 +298,14 @@ class SettingTable(SQLModel, table=True):
 
     name: str = Field(sa_column=Column(String(64), primary_key=True))
     value: str = _text()
+
+
+class ChatBudgetTable(SQLModel, table=True):
+    """A chat's message budget shared by the bot instances, as a GCRA: ``tat`` is the
+    theoretical arrival time (seconds since the epoch, on the database's clock) of the next
+    message that keeps to the chat's rate."""
+
+    __tablename__ = "chat_budgets"
+
+    chat_id: int = _id(primary_key=True)
+    tat: float = Field(sa_column=Column(Float, nullable=False))

@@ -42,6 +42,7 @@ from sqlmodel import Session, SQLModel, col, select
 
 from engine.errors import EngineError, SnapshotError
 from engine.games import GAMES, GameMatch, load_match, new_match
+from storage.budget import reserve
 from storage.database import (
     WRITE_OPTION,
     create_store_engine,
@@ -1054,6 +1055,13 @@ class Store:
         _check_when(until)
         with self._core(write=True) as db:
             release(db, item, until)
+
+    def reserve_message(self, chat_id: int, interval: float, burst: int) -> float:
+        """Take a place for one message in the chat's budget shared by the instances
+        (``burst`` at once, then one every ``interval`` seconds): 0.0 when taken, else the
+        seconds to wait before asking again."""
+        with self._core(write=True) as db:
+            return reserve(db, chat_id, interval, burst)
 
     def try_lock_match(self, match_id: int) -> bool:
         """Take the match's lock across instances (PostgreSQL), if free; whether it was taken.

@@ -187,9 +187,17 @@ class Later(Exception):
 class Outbox:
     """The bot's outgoing messages, one queue per chat, within Telegram's limits."""
 
-    def __init__(self, bot: Bot, pace: Pace | None = None, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        pace: Pace | None = None,
+        clock: Clock | None = None,
+        shared: Reserve | None = None,
+    ) -> None:
         self.bot = bot
         self.pace = pace or Pace()
+        self.shared = shared
+        """Where the instances of a bot reserve a chat's messages (None: this is the only one)."""
         self.clock = clock or (lambda: asyncio.get_running_loop().time())
         self.gate = Gate(self.pace, self.clock)
         self.chats: dict[int, ChatQueue] = {}
@@ -474,6 +482,10 @@ class Outbox:
         Telegram may have posted it)."""
         if not held:
             await self._budget(queue, entry)
+        wait = self._shared_wait(queue.chat_id)
+        if wait > 0:  # other instances used the chat's budget: wait as for a 429, unsent
+            self.gate.leave(counted=False)
+            raise Later(wait, counts=False)
         counted = True
         try:
             return await request()
@@ -496,6 +508,20 @@ class Outbox:
                 queue.bucket.spend(self.clock())
                 self.sent += 1
             self.gate.leave(counted)
+
+    def _shared_wait(self, chat_id: int) -> float:
+        """Seconds until the chat's budget shared with the other instances lets a message out
+        (0: its place is taken now). A failure to ask lets it out: Telegram's 429 is the net."""
+        if self.shared is None:
+            return 0.0
+        group = chat_id < 0
+        rate = self.pace.group_rate if group else self.pace.private_rate
+        burst = self.pace.group_burst if group else self.pace.private_burst
+        try:  # a little under the chat's own pace: the instances' messages arrive with jitter
+            return self.shared(chat_id, SHARED_MARGIN / rate, max(1, burst - 1))
+        except Exception:
+            log.exception("the shared budget of chat %s could not be read", chat_id)
+            return 0.0
 
     async def _budget(self, queue: ChatQueue, entry: Entry) -> None:
         """Wait for the chat's bucket and the overall budget (a request within one entry)."""
@@ -704,6 +730,15 @@ class Outbox:
         return self.bot.send_message(
             chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, reply_parameters=reply
         )
+
+
+SHARED_MARGIN = 1.1
+"""How much slower than a chat's pace the instances share its budget (their messages reach
+Telegram with a little jitter, and nobody counts them again when they finish)."""
+
+Reserve = Callable[[int, float, int], float]
+"""Takes a place for a message in a chat's budget shared by the bot's instances (chat, seconds
+between messages, burst): 0.0, or the seconds to wait (:meth:`storage.Store.reserve_message`)."""
 
 
 def retry_seconds(error: RetryAfter) -> float:

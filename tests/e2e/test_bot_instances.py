@@ -235,5 +235,5 @@ async def test_three_instances_behind_webhooks_lose_and_double_nothing(
     print(
         f"{INSTANCES} instances, one killed: {len(table.acknowledged)} acknowledged Scala 40 "
         f"moves, 0 lost, 0 twice; {len(timeouts)} Scopone timeouts; 429s "
-        f"{len(server.flood_refusals)}"
+        f"{len(server.flood_refusals)}: {[c.summary() for c in server.flood_refusals]}"
     )

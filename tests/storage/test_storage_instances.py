@@ -238,3 +238,11 @@ class TestSettings:
     ) -> None:
         assert store.setting("webhook_secret", lambda: "first") == "first"
         assert other.setting("webhook_secret", lambda: "second") == "first"
+
+
+class TestChatBudget:
+    def test_instances_share_a_chat_s_burst_then_its_rate(self, store: Store, other: Store) -> None:
+        taken = [(store if turn % 2 else other).reserve_message(-500, 60.0, 3) for turn in range(5)]
+        assert taken[:3] == [0.0, 0.0, 0.0]
+        assert all(0 < wait <= 60.0 for wait in taken[3:]), taken
+        assert store.reserve_message(-501, 60.0, 3) == 0.0  # each chat has its own

@@ -19,6 +19,7 @@ from storage.models import metadata
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = {
     "alembic_version",
+    "chat_budgets",
     "chats",
     "confirmations",
     "matches",

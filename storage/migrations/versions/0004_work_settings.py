@@ -2,7 +2,7 @@
 
 ``work`` holds what is due at a time (a turn's reminder and timeout, a computer's move), claimed
 by one instance at a time with a lease; ``settings`` holds values the instances share (the
-webhook's secret token).
+webhook's secret token); ``chat_budgets`` each chat's message budget, shared by the instances.
 
 Revision ID: 0004
 Revises: 0003
@@ -25,7 +25,7 @@ _TIME = sa.DateTime(timezone=True)
 
 
 def upgrade() -> None:
-    """Create the work and settings tables."""
+    """Create the work, settings and chat budget tables."""
     op.create_table(
         "work",
         sa.Column("match_id", sa.Integer(), nullable=False),
@@ -49,10 +49,17 @@ def upgrade() -> None:
         sa.Column("value", sa.Text(), nullable=False),
         sa.PrimaryKeyConstraint("name", name=op.f("pk_settings")),
     )
+    op.create_table(
+        "chat_budgets",
+        sa.Column("chat_id", sa.BigInteger(), autoincrement=False, nullable=False),
+        sa.Column("tat", sa.Float(), nullable=False),
+        sa.PrimaryKeyConstraint("chat_id", name=op.f("pk_chat_budgets")),
+    )
 
 
 def downgrade() -> None:
     """Drop them again."""
+    op.drop_table("chat_budgets")
     op.drop_table("settings")
     op.drop_index("ix_work_due_at", table_name="work")
     op.drop_table("work")
