@@ -27,33 +27,29 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
+    from bot.serving import ServingError, instances_from_env, serve, webhook_from_env, with_secret
+
+    try:
+        webhook = webhook_from_env(os.environ)
+        instances = instances_from_env(os.environ)
+    except ServingError as error:
+        print(f"tavolo: {error}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     try:
         store = Store.open(os.environ.get("DATABASE_URL") or None)
+        webhook = None if webhook is None else with_secret(webhook, store)
     except StoreError as error:
         print(f"tavolo: {error}", file=sys.stderr)
         return 1
     from bot.app import build_application
     from bot.delivery import Pace
-    from bot.serving import ServingError, serve, webhook_from_env
 
-    try:
-        webhook = webhook_from_env(os.environ, store)
-    except (ServingError, StoreError) as error:
-        print(f"tavolo: {error}", file=sys.stderr)
-        store.close()
-        return 2
-    instances = os.environ.get("BOT_INSTANCES", "1").strip() or "1"
-    if not instances.isdigit() or int(instances) < 1:
-        print(f"tavolo: BOT_INSTANCES must be a number of instances, not {instances!r}",
-              file=sys.stderr)  # fmt: skip
-        store.close()
-        return 2
     application = build_application(
         token,
         store,
         os.environ.get("TELEGRAM_API_BASE_URL") or None,
-        pace=Pace().shared(int(instances)),
+        pace=Pace().shared(instances),
     )
     serve(application, webhook)
     store.close()

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.serving import SECRET_SETTING, ServingError, Webhook, webhook_from_env
+from bot.serving import (
+    SECRET_SETTING,
+    ServingError,
+    Webhook,
+    instances_from_env,
+    webhook_from_env,
+    with_secret,
+)
 from storage import Store
 
 URL = "https://tavolo.example/telegram/hook"
@@ -22,25 +29,26 @@ def store(tmp_path: Path) -> Store:
 
 
 def test_without_a_webhook_url_the_bot_polls(store: Store) -> None:
-    assert webhook_from_env({}, store) is None
-    assert webhook_from_env({"WEBHOOK_URL": "  "}, store) is None
+    assert webhook_from_env({}) is None
+    assert webhook_from_env({"WEBHOOK_URL": "  "}) is None
 
 
 def test_the_environment_s_secret_and_port(store: Store) -> None:
     env = {"WEBHOOK_URL": URL, "WEBHOOK_SECRET": "my_Secret-1", "PORT": "9000"}
-    assert webhook_from_env(env, store) == Webhook(
-        URL, "0.0.0.0", 9000, "telegram/hook", "my_Secret-1"
-    )
+    webhook = webhook_from_env(env)
+    assert webhook == Webhook(URL, "0.0.0.0", 9000, "telegram/hook", "my_Secret-1")
+    assert with_secret(webhook, store) == webhook
 
 
 def test_without_a_secret_one_is_made_once_and_shared(tmp_path: Path, store: Store) -> None:
-    first = webhook_from_env({"WEBHOOK_URL": URL}, store)
+    first = webhook_from_env({"WEBHOOK_URL": URL})
+    second = webhook_from_env({"WEBHOOK_URL": URL, "WEBHOOK_LISTEN": "127.0.0.1"})
+    assert first is not None and second is not None and first.secret == ""
     other = Store.open(f"sqlite:///{tmp_path / 'tavolo.db'}")
     try:
-        second = webhook_from_env({"WEBHOOK_URL": URL, "WEBHOOK_LISTEN": "127.0.0.1"}, other)
+        first, second = with_secret(first, store), with_secret(second, other)
     finally:
         other.close()
-    assert first is not None and second is not None
     assert first.secret == second.secret == store.setting(SECRET_SETTING, lambda: "")
     assert re.fullmatch(r"[A-Za-z0-9_-]{40,}", first.secret)
     assert (first.listen, first.port, second.listen) == ("0.0.0.0", 8443, "127.0.0.1")
@@ -55,6 +63,13 @@ def test_without_a_secret_one_is_made_once_and_shared(tmp_path: Path, store: Sto
         ({"WEBHOOK_URL": "tavolo.example/hook"}, "WEBHOOK_URL must be an https:// address"),
     ],
 )
-def test_a_wrong_setting_is_a_clear_error(store: Store, env: dict[str, str], error: str) -> None:
+def test_a_wrong_setting_is_a_clear_error(env: dict[str, str], error: str) -> None:
     with pytest.raises(ServingError, match=re.escape(error)):
-        webhook_from_env({"WEBHOOK_URL": URL, **env}, store)
+        webhook_from_env({"WEBHOOK_URL": URL, **env})
+
+
+def test_instances() -> None:
+    assert instances_from_env({}) == 1
+    assert instances_from_env({"BOT_INSTANCES": "3"}) == 3
+    with pytest.raises(ServingError, match="BOT_INSTANCES must be a number of instances, not '0'"):
+        instances_from_env({"BOT_INSTANCES": "0"})

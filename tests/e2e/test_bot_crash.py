@@ -34,8 +34,9 @@ from engine import scala40, scopone
 from storage import Store
 
 KILLS = 30
-RACE = 0.25
-"""Seconds before a kill within which Telegram's accepting a message is the process's race."""
+RACE = 1.0
+"""Seconds before a kill within which Telegram's accepting a message is the process's race: the
+time a process busy resuming its matches may take to hear Telegram's answer and store it."""
 SCALA, SCOPA = -100710, -100720
 SCALA_PEOPLE = [(1101, "Anna", "it"), (1102, "Luca", "en")]
 SCOPA_PEOPLE = [

@@ -19,7 +19,7 @@ from bot_harness import SPEED
 
 from bot.app import build_application
 from bot.delivery import Pace
-from bot.serving import serve, webhook_from_env
+from bot.serving import serve, webhook_from_env, with_secret
 from storage import Store
 
 
@@ -40,14 +40,14 @@ def main() -> None:
         .faster(float(os.environ.get("PACE_SPEED", str(SPEED)))),
         due_poll=float(os.environ.get("DUE_POLL", "0.2")),
     )
-    webhook = webhook_from_env(os.environ, store)
+    webhook = webhook_from_env(os.environ)
     if webhook is None:
         application.run_polling(
             allowed_updates=["message", "callback_query", "my_chat_member", "chat_member"],
             poll_interval=0,
         )
     else:
-        serve(application, webhook)
+        serve(application, with_secret(webhook, store))
 
 
 if __name__ == "__main__":
