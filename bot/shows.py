@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -23,6 +24,8 @@ from bot.render.lobby import lobby_view
 from engine import fairness
 from engine.games import GameMatch
 from storage import MatchRecord
+
+log = logging.getLogger(__name__)
 
 BURIED = 8
 """Messages below the table after which it is posted again at the bottom (a phone's screen)."""
@@ -239,7 +242,7 @@ class Shows:
         ring again at the next start."""
         bell = self.store.get_match(match_id).seats[seat].turn_message_id
         if bell is not None:
-            done = functools.partial(self._bell_gone, match_id, seat, bell)
+            done = functools.partial(self._bell_gone, match_id, seat, chat_id, bell)
             self.outbox.delete(chat_id, bell, done, Priority.HAND)
 
     def _ring(self, match_id: int, seat: int, user: int) -> None:
@@ -276,10 +279,12 @@ class Shows:
             self.store.set_turn_message(match_id, seat, None, None)
             return
         self.store.set_turn_message(match_id, seat, user, message_id, turn)
+        log.info("bell %s/%s rung and stored", user, message_id)
 
-    def _bell_gone(self, match_id: int, seat: int, message_id: int) -> None:
+    def _bell_gone(self, match_id: int, seat: int, chat_id: int, message_id: int) -> None:
         if self.store.get_match(match_id).seats[seat].turn_message_id == message_id:
             self.store.set_turn_message(match_id, seat, None, None)
+        log.info("bell %s/%s gone and forgotten", chat_id, message_id)
 
     # --- summaries -------------------------------------------------------------------------
 

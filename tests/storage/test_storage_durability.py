@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Callable
 
 import pytest
-from storage_helpers import greedy, play_and_commit, started
+from storage_helpers import greedy, play_and_commit, race, started
 
 from engine.games import load_match
 from storage import ChatBusy, StaleVersion, Store
@@ -122,29 +121,9 @@ class TestStaleVersions:
             assert [m.action for m in store.moves(record.id)] == [f"press {winner}"]
 
 
-def _race(racers: int, act: Callable[[int], object]) -> list[object]:
-    """Run ``act(n)`` in ``racers`` threads released together; each outcome or exception."""
-    barrier = threading.Barrier(racers)
-    outcomes: list[object] = [None] * racers
-
-    def run(n: int) -> None:
-        barrier.wait()
-        try:
-            outcomes[n] = act(n)
-        except Exception as error:  # the outcome under test
-            outcomes[n] = error
-
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(racers)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return outcomes
-
-
 class TestRaces:
     def test_instances_starting_together_upgrade_once(self, db_url: str) -> None:
-        stores = _race(3, lambda _: Store.open(db_url))
+        stores = race(3, lambda _: Store.open(db_url))
         assert all(isinstance(store, Store) for store in stores), stores
         for store in stores:
             assert isinstance(store, Store)
@@ -154,7 +133,7 @@ class TestRaces:
 
     def test_players_joining_together_get_distinct_seats(self, store: Store) -> None:
         lobby = store.create_match(-100, "scala40", {}, 1, "Anna", seed=1)
-        outcomes = _race(5, lambda n: store.add_seat(lobby.id, 10 + n, f"P{n}"))
+        outcomes = race(5, lambda n: store.add_seat(lobby.id, 10 + n, f"P{n}"))
         assert not [o for o in outcomes if isinstance(o, Exception)]
         record = store.get_match(lobby.id)
         assert record.version == 5
@@ -163,10 +142,10 @@ class TestRaces:
 
     def test_a_question_answered_twice_at_once_is_answered_once(self, store: Store) -> None:
         asked = store.ask(-100, 7, "abandon", match_id=1)
-        assert sorted(_race(4, lambda _: store.answer(asked))) == [False, False, False, True]
+        assert sorted(race(4, lambda _: store.answer(asked))) == [False, False, False, True]
 
     def test_two_new_games_in_one_chat(self, store: Store) -> None:
-        outcomes = _race(4, lambda n: store.create_match(-100, "scopone", {}, n, f"P{n}", seed=n))
+        outcomes = race(4, lambda n: store.create_match(-100, "scopone", {}, n, f"P{n}", seed=n))
         created = [o for o in outcomes if not isinstance(o, Exception)]
         assert len(created) == 1
         busy = [o for o in outcomes if isinstance(o, ChatBusy)]

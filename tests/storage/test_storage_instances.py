@@ -4,13 +4,11 @@ connections, shared settings. Each "instance" is a store of its own (its own con
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from typing import TypeVar
 
 import pytest
-from storage_helpers import greedy, seated_lobby, started, user_of
+from storage_helpers import greedy, race, seated_lobby, started, user_of
 
 from storage import (
     AlreadySeated,
@@ -20,7 +18,6 @@ from storage import (
     Work,
 )
 
-T = TypeVar("T")
 NOON = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 LEASE = timedelta(seconds=10)
 
@@ -33,41 +30,6 @@ def other(db_url: str, store: Store) -> Iterator[Store]:
         yield opened
     finally:
         opened.close()
-
-
-def together(*calls: Callable[[], T]) -> list[T | BaseException]:
-    """Run the calls in threads released at once; each one's result or error."""
-    barrier = threading.Barrier(len(calls))
-    results: list[T | BaseException] = [RuntimeError("not run")] * len(calls)
-
-    def run(index: int, call: Callable[[], T]) -> None:
-        barrier.wait()
-        try:
-            results[index] = call()
-        except BaseException as error:  # the test looks at it
-            results[index] = error
-
-    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
-
-
-class TestStarting:
-    def test_instances_starting_together_on_an_empty_database_all_open_it(
-        self, db_url: str
-    ) -> None:
-        opened = together(*[lambda: Store.open(db_url) for _ in range(4)])
-        stores = [store for store in opened if isinstance(store, Store)]
-        try:
-            assert len(stores) == 4, opened
-            record = stores[0].create_match(-1, "scopone", {}, 1, "Anna", 5)
-            assert stores[3].get_match(record.id).seats[0].name == "Anna"
-        finally:
-            for store in stores:
-                store.close()
 
 
 class TestSeats:
@@ -88,10 +50,7 @@ class TestSeats:
         for round_ in range(10):
             record = seated_lobby(store, "scopone", 3, chat_id=-200 - round_)
             match_id = record.id
-            results = together(
-                lambda: store.add_seat(match_id, 3000, "Zoe"),  # noqa: B023 - run at once
-                lambda: other.add_seat(match_id, 3001, "Ugo"),  # noqa: B023
-            )
+            results = race(2, lambda n: (store, other)[n].add_seat(match_id, 3000 + n, "Zoe"))  # noqa: B023
             assert sorted(type(result).__name__ for result in results) == [
                 "LobbyFull",
                 "MatchRecord",
@@ -102,10 +61,7 @@ class TestSeats:
         self, store: Store, other: Store
     ) -> None:
         record = seated_lobby(store, "scopone", 2)
-        results = together(
-            lambda: store.add_seat(record.id, 3000, "Zoe"),
-            lambda: other.add_seat(record.id, 3000, "Zoe"),
-        )
+        results = race(2, lambda n: (store, other)[n].add_seat(record.id, 3000, "Zoe"))
         assert sorted(type(result).__name__ for result in results) == [
             "AlreadySeated",
             "MatchRecord",
@@ -198,10 +154,7 @@ class TestWork:
             record, _ = started(store, "scopone", 4, chat_id=-300 - number)
             store.set_work(record.id, record.version, [("timeout", NOON)])
             ids.append(record.id)
-        claims = together(
-            lambda: store.claim_due("a", NOON, LEASE, limit=8),
-            lambda: other.claim_due("b", NOON, LEASE, limit=8),
-        )
+        claims = race(2, lambda n: (store, other)[n].claim_due("ab"[n], NOON, LEASE, limit=8))
         claimed = [item.match_id for got in claims if isinstance(got, list) for item in got]
         assert not [got for got in claims if isinstance(got, BaseException)]
         assert sorted(claimed) == sorted(set(claimed))  # nobody's twice

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -88,3 +89,23 @@ def scratch_schema(server_url: str) -> Iterator[str]:
         with admin.begin() as connection:
             connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
         admin.dispose()
+
+
+def race(racers: int, act: Callable[[int], object]) -> list[object]:
+    """Run ``act(n)`` in ``racers`` threads released together; each outcome or exception."""
+    barrier = threading.Barrier(racers)
+    outcomes: list[object] = [None] * racers
+
+    def run(n: int) -> None:
+        barrier.wait()
+        try:
+            outcomes[n] = act(n)
+        except Exception as error:  # the outcome under test
+            outcomes[n] = error
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(racers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
