@@ -28,6 +28,10 @@ from storage.records import Work
 MATCH_LOCKS = 0x7A70
 """The first key of the match locks' advisory locks (the second is the match id)."""
 
+IDLE_TIMEOUT = "20s"
+"""How long PostgreSQL keeps the lock connection of an instance that does nothing (frozen):
+then the session ends, and its locks with it. A live instance just connects again."""
+
 KINDS = ("remind", "timeout", "computer")
 """The kinds of due work."""
 
@@ -161,8 +165,10 @@ class MatchLocks:
     """Advisory locks on matches, held by one PostgreSQL connection of this process.
 
     A lock is the pair (:data:`MATCH_LOCKS`, match id); PostgreSQL frees every lock of the
-    connection when it closes, so a dead instance holds none. Without PostgreSQL every lock is
-    granted at once (one process: the bot's own lock serialises).
+    connection when it closes, so a dead instance holds none, and it ends the session of an
+    instance frozen for :data:`IDLE_TIMEOUT` (PostgreSQL 14 and newer), so a frozen one holds
+    its locks no longer. Without PostgreSQL every lock is granted at once (one process: the
+    bot's own lock serialises).
     """
 
     def __init__(self, engine: Engine, shared: bool) -> None:
@@ -187,9 +193,7 @@ class MatchLocks:
             for attempt in (1, 2):
                 try:
                     if self._connection is None:
-                        self._connection = self._engine.connect().execution_options(
-                            isolation_level="AUTOCOMMIT"
-                        )
+                        self._connection = self._connect()
                     return self._connection.exec_driver_sql(sql).scalar()
                 except DBAPIError:
                     # The connection broke (the server restarted): its locks are gone with it.
@@ -198,9 +202,18 @@ class MatchLocks:
                         raise
             raise AssertionError("unreachable")
 
+    def _connect(self) -> Connection:
+        connection = self._engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+        # Before PostgreSQL 14 there is no such setting: a frozen instance holds its locks
+        # until it is killed.
+        with contextlib.suppress(DBAPIError):
+            connection.exec_driver_sql(f"SET idle_session_timeout = '{IDLE_TIMEOUT}'")
+        return connection
+
     def close(self) -> None:
-        """Close the connection: every lock it holds is released."""
+        """Close the connection, never to be used again: every lock it holds is released."""
         if self._connection is not None:
             connection, self._connection = self._connection, None
             with contextlib.suppress(DBAPIError):
+                connection.invalidate()  # not back to the pool, where it would keep its locks
                 connection.close()

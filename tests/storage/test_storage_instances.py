@@ -4,6 +4,7 @@ connections, shared settings. Each "instance" is a store of its own (its own con
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -17,6 +18,7 @@ from storage import (
     Store,
     Work,
 )
+from storage import work as work_module
 
 NOON = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 LEASE = timedelta(seconds=10)
@@ -183,6 +185,27 @@ class TestMatchLocks:
         dying.close()  # its connection closes, as when its process dies
         assert store.try_lock_match(record.id)
         store.unlock_match(record.id)
+
+    def test_a_frozen_instance_s_locks_are_released_after_the_idle_timeout(
+        self, monkeypatch: pytest.MonkeyPatch, db_url: str, store: Store
+    ) -> None:
+        if not store.shared:
+            pytest.skip("SQLite: one process, no locks across instances")
+        monkeypatch.setattr(work_module, "IDLE_TIMEOUT", "500ms")
+        record, _ = started(store, "scopone", 4)
+        frozen = Store.open(db_url)
+        try:
+            assert frozen.try_lock_match(record.id)
+            assert not store.try_lock_match(record.id)
+            deadline = time.monotonic() + 10  # PostgreSQL ends the idle session after 0.5 s
+            while not store.try_lock_match(record.id):
+                assert time.monotonic() < deadline, "the frozen instance kept its lock"
+                time.sleep(0.1)
+            store.unlock_match(record.id)
+            assert frozen.try_lock_match(record.id)  # it connects again when it wakes
+            frozen.unlock_match(record.id)
+        finally:
+            frozen.close()
 
 
 class TestSettings:
