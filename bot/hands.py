@@ -49,6 +49,7 @@ class Hands:
             ui = ui_of(record.seats[data.seat])
             drawn_in = context_token(match.view(data.seat).hand, ui)
             if op not in ANY_CONTEXT and data.context != drawn_in:
+                self.shows.hand(record.id, data.seat)  # an old keyboard: show the current one
                 return Answer(t(lang, "ans.stale"))
             seat = data.seat
 
@@ -63,4 +64,10 @@ class Hands:
                 return await self.moves.move(record, seat, action, lang, after)
 
             press = HandPress(record, match, seat, ui, op, data.arg, lang, set_ui, move)
-            return await ui_for(record.game).press(press)
+            answer = await ui_for(record.game).press(press)
+            if answer.text:
+                # A refusal may come from a hand that shows less than is stored (an instance
+                # died before it showed a tap): the hand shows the stored state again, if
+                # it does not already.
+                self.shows.hand(record.id, seat)
+            return answer

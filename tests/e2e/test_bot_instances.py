@@ -21,6 +21,7 @@ import random
 import signal
 import subprocess
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -199,7 +200,7 @@ async def test_three_instances_behind_webhooks_lose_and_double_nothing(
                 # ---- Scala 40: nothing lost, nothing twice ----------------------------------
                 record = store.get_match(scala)
                 log_length = len(store.moves(scala))
-                assert table.acknowledged, "no move was answered"
+                assert len(table.acknowledged) > 60, "the Scala 40 match stalled"
                 assert max(table.acknowledged) <= log_length <= table.move_presses
                 assert max(table.grew) == 1  # no press moved twice
                 assert store.replay(scala).to_json() == record.state_json
@@ -235,5 +236,6 @@ async def test_three_instances_behind_webhooks_lose_and_double_nothing(
     print(
         f"{INSTANCES} instances, one killed: {len(table.acknowledged)} acknowledged Scala 40 "
         f"moves, 0 lost, 0 twice; {len(timeouts)} Scopone timeouts; 429s "
-        f"{len(server.flood_refusals)}: {[c.summary() for c in server.flood_refusals]}"
+        f"{len(server.flood_refusals)}: {[c.summary() for c in server.flood_refusals]}; "
+        f"answers {Counter(str((r.answer or {}).get('text')) for r in server.callbacks.values())}"
     )

@@ -225,3 +225,25 @@ async def test_staging_while_waiting(fake_telegram: FakeTelegramServer, tmp_path
         refused = await anna_user.press(ANNA, hand.message_id, forged, force=True).answered()
         assert refused["text"] == "Non è il tuo turno."
         assert service.store.moves(match_id) == []
+
+
+async def test_a_refused_press_shows_the_hand_as_stored(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Another instance stored a tap (Luca selected 10♠ too) and died before it showed it:
+    the hand shows one card selected, the store two. The refused discard shows the truth."""
+    server = fake_telegram
+    _, luca_user = seat_people(server, GROUP, "Tavolo di prova", PEOPLE)
+    match_id = rigged_store(tmp_path / "t.db")
+    async with running_bot(server, tmp_path / "t.db") as service:
+        await settle(server, service)
+        luca = Player(server, service, luca_user, match_id, "en")
+        assert (await luca.press("🂠 Draw"))["text"] is None
+        await luca.select("2S")
+        seat = service.store.get_match(match_id).seats[1]
+        service.store.update_seat_ui(match_id, 1, seat.ui.version, selected=["2S#0", "10S#0"])
+        assert "✓10♠" not in keyboard_data(luca.hand())  # the other instance never showed it
+        refused = await luca.press("🗑 Discard 2♠")
+        assert refused["text"] == "Select exactly one card."
+        buttons = keyboard_data(luca.hand())
+        assert "✓2♠" in buttons and "✓10♠" in buttons

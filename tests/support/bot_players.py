@@ -59,12 +59,17 @@ class Table:
             self.acknowledged.append(after)
 
     def choose(self, buttons: dict[str, str]) -> str | None:
+        """The button to press: a move if one is offered, else a card. Two cards selected (a
+        tap pressed again before the hand showed the first) are one too many for a discard:
+        one is let go first."""
         ops = {label: data.split(":")[4] for label, data in buttons.items()}
+        selected = [buttons[label] for label, op in ops.items() if op == "t" and "✓" in label]
+        if len(selected) > 1:
+            return selected[-1]
         for wanted in ("c", "dr", "ds", "p"):
             found = [buttons[label] for label, op in ops.items() if op == wanted]
             if found:
                 return found[0]
-        selected = [buttons[label] for label, op in ops.items() if op == "t" and "✓" in label]
         cards = [
             buttons[label]
             for label, op in ops.items()
