@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_harness import button_data, running_bot, settle
+from bot_harness import running_bot, say, settle, tap
 from fake_telegram import FakeTelegramServer
 
 from bot.render.cards import card as pretty
@@ -31,16 +31,11 @@ async def test_private_match_against_the_computer(
     anna.start_private()
     async with running_bot(server, tmp_path / "c.db") as service:
         await settle(server, service)
-        anna.send(ANNA, "/nuova scala40")
-        await settle(server, service)
-        lobby = server.last_message(ANNA, from_bot=True)
-        assert lobby is not None and lobby.text.splitlines()[3] == "1. Anna"
-        await anna.press(ANNA, lobby.message_id, button_data(lobby, "🤖 + Facile")).answered()
-        await settle(server, service)
-        lobby = server.message(ANNA, lobby.message_id)
-        assert lobby is not None and "2. 🤖 Computer 1 (facile)" in lobby.text
-        await anna.press(ANNA, lobby.message_id, button_data(lobby, "▶️")).answered()
-        await settle(server, service)
+        lobby = await say(server, service, anna, ANNA, "/nuova scala40")
+        assert lobby.text.splitlines()[3] == "1. Anna"
+        _, lobby = await tap(server, service, anna, lobby, "🤖 + Facile")
+        assert "2. 🤖 Computer 1 (facile)" in lobby.text
+        await tap(server, service, anna, lobby, "▶️")
         record = service.store.active_match_in_chat(ANNA)
         assert record is not None and record.status == "playing"
         assert record.table_chat_id == ANNA and record.seats[1].computer_level == "facile"
@@ -52,19 +47,12 @@ async def test_private_match_against_the_computer(
         hand = server.message(ANNA, record.seats[0].hand_message_id or 0)
         assert hand is not None and hand.text.startswith("🃏 Scala 40 · la tua partita")
         # Anna draws and discards her first legal card: the computer answers with its turn.
-        await anna.press(ANNA, hand.message_id, button_data(hand, "🂠 Pesca")).answered()
-        await settle(server, service)
+        _, hand = await tap(server, service, anna, hand, "🂠 Pesca")
         expected.play("draw")
         discard = next(a for a in expected.legal_actions() if a.kind == "discard")
-        hand = server.message(ANNA, hand.message_id)
-        assert hand is not None
-        await anna.press(ANNA, hand.message_id, button_data(hand, pretty(discard.card))).answered()
-        await settle(server, service)
-        hand = server.message(ANNA, hand.message_id)
-        assert hand is not None
-        answer = await anna.press(ANNA, hand.message_id, button_data(hand, "🗑")).answered()
+        _, hand = await tap(server, service, anna, hand, pretty(discard.card))
+        answer, hand = await tap(server, service, anna, hand, "🗑")
         assert answer["text"] is None
-        await settle(server, service)
         expected.play(discard)
         assert expected.to_play == 1
         while expected.to_play == 1:
@@ -86,41 +74,22 @@ async def test_group_commands_work_in_a_private_match(
     anna.start_private()
     async with running_bot(server, tmp_path / "c.db") as service:
         await settle(server, service)
-        anna.send(ANNA, "/punti")
-        await settle(server, service)
-        assert server.last_message(ANNA, from_bot=True).text == "No match is running."  # type: ignore[union-attr]
-        anna.send(ANNA, "/newgame scala40")
-        await settle(server, service)
-        lobby = server.last_message(ANNA, from_bot=True)
-        assert lobby is not None
-        await anna.press(ANNA, lobby.message_id, button_data(lobby, "🤖 + Easy")).answered()
-        await settle(server, service)
-        lobby = server.message(ANNA, lobby.message_id)
-        assert lobby is not None
-        await anna.press(ANNA, lobby.message_id, button_data(lobby, "▶️")).answered()
-        await settle(server, service)
+        assert (await say(server, service, anna, ANNA, "/punti")).text == "No match is running."
+        lobby = await say(server, service, anna, ANNA, "/newgame scala40")
+        _, lobby = await tap(server, service, anna, lobby, "🤖 + Easy")
+        await tap(server, service, anna, lobby, "▶️")
         record = service.store.active_match_in_chat(ANNA)
         assert record is not None and record.status == "playing"
-        anna.send(ANNA, "/punti")
-        await settle(server, service)
-        score = server.last_message(ANNA, from_bot=True)
-        assert score is not None and score.text.startswith("Score\n")
-        anna.send(ANNA, "/regole")
-        await settle(server, service)
-        rules = server.last_message(ANNA, from_bot=True)
-        assert rules is not None and "Points limit: 101" in rules.text.splitlines()
+        score = await say(server, service, anna, ANNA, "/punti")
+        assert score.text.startswith("Score\n")
+        rules = await say(server, service, anna, ANNA, "/regole")
+        assert "Points limit: 101" in rules.text.splitlines()
         assert "On timeout: the bot plays" in rules.text.splitlines()
-        anna.send(ANNA, "/tavolo")
-        await settle(server, service)
-        table = server.last_message(ANNA, from_bot=True)
-        assert table is not None and table.text.startswith("🃏 Scala 40 · hand 1")
+        table = await say(server, service, anna, ANNA, "/tavolo")
+        assert table.text.startswith("🃏 Scala 40 · hand 1")
         assert service.store.get_match(record.id).table_message_id == table.message_id
-        anna.send(ANNA, "/stop")
-        await settle(server, service)
-        question = server.last_message(ANNA, from_bot=True)
-        assert question is not None
+        question = await say(server, service, anna, ANNA, "/stop")
         assert question.text == "Stop the match? It will not count for the rankings."
-        await anna.press_button(ANNA, question.message_id, "✅ Yes").answered()
-        await settle(server, service)
+        await tap(server, service, anna, question, "✅ Yes")
         assert service.store.get_match(record.id).status == "stopped"
         assert service.store.user_stats(ANNA) == []

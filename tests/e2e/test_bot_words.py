@@ -6,11 +6,12 @@ from pathlib import Path
 
 from bot_harness import (
     RIGGED_HANDS,
-    button_data,
     running_bot,
+    say,
     seat_people,
     settle,
     store_started_match,
+    tap,
 )
 from fake_telegram import FakeTelegramServer
 from s40_helpers import position
@@ -29,22 +30,13 @@ async def test_an_english_lobby_names_computers_and_options_in_english(
     anna.start_private()
     async with running_bot(server, tmp_path / "w.db") as service:
         await settle(server, service)
-        anna.send(ANNA, "/newgame scala40")
-        await settle(server, service)
-        lobby = server.last_message(ANNA, from_bot=True)
-        assert lobby is not None
+        lobby = await say(server, service, anna, ANNA, "/newgame scala40")
         for label in ("🤖 + Easy", "🤖 + Expert"):
-            await anna.press(ANNA, lobby.message_id, button_data(lobby, label)).answered()
-            await settle(server, service)
-            lobby = server.message(ANNA, lobby.message_id)
-            assert lobby is not None
+            _, lobby = await tap(server, service, anna, lobby, label)
         lines = lobby.text.splitlines()
         assert lines[3:6] == ["1. Anna", "2. 🤖 Computer 1 (easy)", "3. 🤖 Computer 2 (expert)"]
         assert "Options: Points limit 101" in lines
-        await anna.press(ANNA, lobby.message_id, button_data(lobby, "⚙️ Options")).answered()
-        await settle(server, service)
-        panel = server.message(ANNA, lobby.message_id)
-        assert panel is not None
+        _, panel = await tap(server, service, anna, lobby, "⚙️ Options")
         buttons = [text for row in panel.keyboard for text in row]
         assert "Ace in hand: 1 if it is the only one" in buttons
         assert "Format: points" in buttons and "On timeout: the bot plays" in buttons
@@ -60,20 +52,11 @@ async def test_abandoning_a_private_match_offers_stop(
     anna.start_private()
     async with running_bot(server, tmp_path / "w.db") as service:
         await settle(server, service)
-        anna.send(ANNA, "/nuova scala40")
-        await settle(server, service)
-        lobby = server.last_message(ANNA, from_bot=True)
-        assert lobby is not None
-        await anna.press(ANNA, lobby.message_id, button_data(lobby, "🤖 + Facile")).answered()
-        await settle(server, service)
-        lobby = server.message(ANNA, lobby.message_id)
-        assert lobby is not None
-        await anna.press(ANNA, lobby.message_id, button_data(lobby, "▶️")).answered()
-        await settle(server, service)
-        anna.send(ANNA, "/abbandona")
-        await settle(server, service)
-        question = server.last_message(ANNA, from_bot=True)
-        assert question is not None and question.text == (
+        lobby = await say(server, service, anna, ANNA, "/nuova scala40")
+        _, lobby = await tap(server, service, anna, lobby, "🤖 + Facile")
+        await tap(server, service, anna, lobby, "▶️")
+        question = await say(server, service, anna, ANNA, "/abbandona")
+        assert question.text == (
             "Abbandonare la tua partita contro il computer? La perdi. "
             "Per interromperla senza perderla: /stop."
         )
@@ -93,13 +76,9 @@ async def test_the_end_of_a_match_reads_as_a_sentence_and_explains_mp_and_vp(
     luca = server.user(LUCA)
     async with running_bot(server, tmp_path / "w.db") as service:
         await settle(server, service)
-        luca.send(LUCA, "/abandon")
-        await settle(server, service)
-        question = server.last_message(LUCA, from_bot=True)
-        assert question is not None
+        question = await say(server, service, luca, LUCA, "/abandon")
         assert question.text == "Abandon the match in Circolo? You lose it."
-        await luca.press(LUCA, question.message_id, button_data(question, "✅ Yes")).answered()
-        await settle(server, service)
+        await tap(server, service, luca, question, "✅ Yes")
         ranking = server.last_message(GROUP, from_bot=True)
         assert ranking is not None
         lines = ranking.text.splitlines()

@@ -95,6 +95,32 @@ def button_data(message: FakeMessage, text: str) -> str:
     return matches[0]
 
 
+async def tap(
+    server: FakeTelegramServer, service: Tavolo, user: FakeUser, message: FakeMessage, label: str
+) -> tuple[dict[str, Any], FakeMessage]:
+    """``user`` presses the button ``label`` (see :func:`button_data`) of ``message`` and
+    everything it causes is shown: the press's answer, and the message as it is now."""
+    chat, message_id = message.chat_id, message.message_id
+    answer: dict[str, Any] = await user.press(
+        chat, message_id, button_data(message, label)
+    ).answered()
+    await settle(server, service)
+    now = server.message(chat, message_id)
+    assert now is not None, f"message {message_id} of chat {chat} is gone"
+    return answer, now
+
+
+async def say(
+    server: FakeTelegramServer, service: Tavolo, user: FakeUser, chat_id: int, text: str
+) -> FakeMessage:
+    """``user`` writes ``text`` in ``chat_id``; the bot's last message there once it is done."""
+    user.send(chat_id, text)
+    await settle(server, service)
+    said = server.last_message(chat_id, from_bot=True)
+    assert said is not None, f"the bot said nothing in {chat_id} after {text!r}"
+    return said
+
+
 RIGGED_HANDS = (
     "4S 4H 4D 3C 4C 5C 6C 7C 9C 9S 5H 2D 5D",
     "10S JS QS KS JK 6H 7H 8C 2S 3S QD QC 9H",
