@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_harness import button_data, running_bot, settle
+from bot_harness import button_data, running_bot, say, settle, tap
 from fake_telegram import FakeTelegramServer
 
 from bot.render.cards import card as pretty
@@ -42,14 +42,9 @@ async def test_commitment_at_the_start_seed_at_the_end(
         anna.start_private()
         luca.start_private()
         await settle(server, service)
-        anna.send(GROUP, "/nuova scala40")
-        await settle(server, service)
-        lobby = server.last_message(GROUP, from_bot=True)
-        assert lobby is not None
-        await luca.press(GROUP, lobby.message_id, button_data(lobby, "✋")).answered()
-        await settle(server, service)
-        await anna.press(GROUP, lobby.message_id, button_data(lobby, "▶️")).answered()
-        await settle(server, service)
+        lobby = await say(server, service, anna, GROUP, "/nuova scala40")
+        _, lobby = await tap(server, service, luca, lobby, "✋")
+        await tap(server, service, anna, lobby, "▶️")
         record = service.store.active_match_in_chat(GROUP)
         assert record is not None
         seed, full = record.seed, fairness.commitment(record.seed)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_harness import button_data, running_bot, settle
+from bot_harness import button_data, running_bot, say, settle, tap
 from fake_telegram import FakeTelegramServer
 
 ANNA, LUCA, GROUP = 1001, 1002, -100500
@@ -26,10 +26,7 @@ async def test_lobby_deep_link_join_and_start(
     async with running_bot(server, tmp_path / "t.db") as service:
         anna.start_private()
         await settle(server, service)
-        anna.send(GROUP, "/nuova scala40")
-        await settle(server, service)
-        lobby = server.last_message(GROUP, from_bot=True)
-        assert lobby is not None
+        lobby = await say(server, service, anna, GROUP, "/nuova scala40")
         assert lobby.text.splitlines()[:4] == [
             "🃏 Nuova partita: Scala 40",
             "Organizza Anna",
@@ -83,18 +80,12 @@ async def test_a_scopone_lobby_names_the_pairs_and_offers_one_swap(
         for user in users:
             user.start_private()
         await settle(server, service)
-        users[0].send(PAIRS_GROUP, "/nuova scopone")
-        await settle(server, service)
-        lobby = server.last_message(PAIRS_GROUP, from_bot=True)
-        assert lobby is not None
+        lobby = await say(server, service, users[0], PAIRS_GROUP, "/nuova scopone")
         assert "🔁 Cambia coppie" not in [
             text for row in lobby.keyboard for text in row
         ]  # not before four are seated
         for user in users[1:]:
-            await user.press(PAIRS_GROUP, lobby.message_id, button_data(lobby, "✋")).answered()
-            await settle(server, service)
-            lobby = server.message(PAIRS_GROUP, lobby.message_id)
-            assert lobby is not None
+            _, lobby = await tap(server, service, user, lobby, "✋")
         assert "Coppie: Anna + Bea contro Luca + Dino" in lobby.text.splitlines()
         swaps = [
             text
@@ -117,10 +108,7 @@ async def test_a_private_lobby_speaks_to_one_human(
     async with running_bot(server, tmp_path / "q.db") as service:
         anna.start_private()
         await settle(server, service)
-        anna.send(ANNA, "/newgame scopone")
-        await settle(server, service)
-        lobby = server.last_message(ANNA, from_bot=True)
-        assert lobby is not None
+        lobby = await say(server, service, anna, ANNA, "/newgame scopone")
         assert lobby.text.splitlines()[-1] == "Add computer players, then press «Start»."
         assert [text for row in lobby.keyboard for text in row] == [
             "🤖 + Easy", "🤖 + Expert", "⚙️ Options", "▶️ Start", "✖️ Cancel",
