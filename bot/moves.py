@@ -176,8 +176,7 @@ class Moves:
         """A turn's reminder at half time and its timeout at ``deadline`` (none without it)."""
         if deadline is None:
             return []
-        seconds = int(record.options.get("turn_seconds", 0) or 0)
-        return [("remind", deadline - timedelta(seconds=seconds / 2)), ("timeout", deadline)]
+        return [("remind", reminder_at(record, deadline)), ("timeout", deadline)]
 
     def _clear_hand(self, match_id: int, seat: int, ui: HandUI) -> None:
         """Clear a seat's keyboard for the new deal; a press on another instance may change it
@@ -201,3 +200,9 @@ class Moves:
         if self.matches.is_computer(record, match, seat):
             return None, None
         return self.clock() + timedelta(seconds=seconds), seat
+
+
+def reminder_at(record: MatchRecord, deadline: datetime) -> datetime:
+    """When the reminder of a turn ending at ``deadline`` rings: at half its time."""
+    seconds = int(record.options.get("turn_seconds", 0) or 0)
+    return deadline - timedelta(seconds=seconds / 2)

@@ -10,14 +10,14 @@ their own (tests/support/manual_scheduler.py), with a clock that moves only when
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from bot.delivery import Outbox, Priority
 from bot.hand_ui import cleared
 from bot.i18n import t
 from bot.matches import Matches, ui_of
-from bot.moves import Moves
+from bot.moves import Moves, reminder_at
 from bot.people import People
 from bot.work import DueWork
 from engine.games import GameMatch
@@ -101,8 +101,7 @@ class TurnTimers:
             self.scheduler.cancel(remind)
             self.scheduler.cancel(expire)
             return
-        seconds = int(record.options.get("turn_seconds", 0) or 0)
-        half = deadline - timedelta(seconds=seconds / 2)
+        half = reminder_at(record, deadline)
         match_id = record.id
         if half > self.clock():
             self.scheduler.schedule(
@@ -123,7 +122,7 @@ class TurnTimers:
         seat, deadline = record.deadline_seat, record.deadline
         if deadline is None or record.status != "playing" or seat is None:
             return
-        if Moves.timer_work(record, deadline)[0] != ("remind", item.due_at):
+        if reminder_at(record, deadline) != item.due_at:
             return  # the reminder of an earlier turn
         if record.seats[seat].user_id is None:
             return

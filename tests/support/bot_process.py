@@ -19,7 +19,7 @@ from bot_harness import SPEED
 
 from bot.app import build_application
 from bot.delivery import Pace
-from bot.serving import serve, webhook_from_env, with_secret
+from bot.serving import UPDATES, serve, webhook_from_env, with_secret
 from storage import Store
 
 
@@ -43,7 +43,7 @@ def main() -> None:
     webhook = webhook_from_env(os.environ)
     if webhook is None:
         application.run_polling(
-            allowed_updates=["message", "callback_query", "my_chat_member", "chat_member"],
+            allowed_updates=UPDATES,
             poll_interval=0,
         )
     else:
