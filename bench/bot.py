@@ -38,11 +38,11 @@ from fake_telegram import ApiCall, CallbackRecord, FakeMessage, FakeTelegramServ
 from s40_helpers import position
 
 from bot.app import build_application
+from bot.matches import Matches
 from bot.render.cards import card as pretty
 from bot.service import Tavolo
-from engine.games import GameMatch
 from engine.scala40 import Options, new_match
-from storage import MatchRecord, Store
+from storage import Store
 
 GROUP_BASE, USER_BASE = -2_000_000, 3_000_000
 SPAM_GROUP, SPAMMER = -1_900_000, 2_900_000
@@ -103,14 +103,14 @@ class Load:
         self.tables_unseen = 0
         self.moves = 0
         self._watchers: set[asyncio.Task[None]] = set()
-        self._engines: dict[int, tuple[int, GameMatch]] = {}
+        self.matches = Matches(store)  # the engines, read once per version
 
     async def play(self, match_id: int, group: int, deadline: float) -> None:
         """Press the player to move's buttons until ``deadline`` (or the match ends)."""
         await asyncio.sleep(self.rng.uniform(0, 2))
         while time.perf_counter() < deadline:
             record = self.store.get_match(match_id)
-            seat = self._engine(record).to_play
+            seat = self.matches.engine(record).to_play
             if seat is None or record.status != "playing":
                 return
             user = record.seats[seat].user_id or 0
@@ -124,14 +124,6 @@ class Load:
                 continue
             await self._step(match_id, group, user, message)
             await asyncio.sleep(self.rng.uniform(1.0, 2.0))
-
-    def _engine(self, record: MatchRecord) -> GameMatch:
-        """The engine match of a stored match, read once per version."""
-        cached = self._engines.get(record.id)
-        if cached is None or cached[0] != record.version:
-            cached = (record.version, self.store.load_engine_match(record))
-            self._engines[record.id] = cached
-        return cached[1]
 
     async def _step(self, match_id: int, group: int, user: int, message: FakeMessage) -> None:
         buttons = _buttons(message)
