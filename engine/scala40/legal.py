@@ -84,9 +84,18 @@ def _take_actions(match: Match, seat: int, hand: list[int]) -> Iterator[Action]:
         yield Action("take", use=use)
 
 
-def _remaining(hand: Sequence[int], used: Sequence[int]) -> list[int]:
+def _remaining(match: Match, hand: Sequence[int], used: Sequence[int]) -> list[int]:
+    """The cards left after playing ``hand[i]`` for each ``i`` in ``used``, as
+    :meth:`Match.play` binds them: the card taken from the discard pile first (Card notation)."""
     skip = set(used)
-    return [card for i, card in enumerate(hand) if i not in skip]
+    left = [card for i, card in enumerate(hand) if i not in skip]
+    taken = match.taken
+    if taken in left:
+        face = FACE_INDEX[taken]
+        twin = next((hand[i] for i in used if FACE_INDEX[hand[i]] == face), None)
+        if twin is not None:
+            left[left.index(taken)] = twin
+    return left
 
 
 def _meld_actions(
@@ -95,7 +104,7 @@ def _meld_actions(
     for cand in enumerate_melds(hand, all_declarations=True):
         if must_use is not None and must_use not in cand.indices:
             continue
-        if match.leaves_discard(seat, _remaining(hand, cand.indices)):
+        if match.leaves_discard(seat, _remaining(match, hand, cand.indices)):
             yield Action("meld", melds=(tuple(cand.tokens(hand)),))
 
 
@@ -203,7 +212,7 @@ def _attach_actions(
             indices = [i for i, _ in group]
             if must_use is not None and must_use not in indices:
                 continue
-            if match.leaves_discard(seat, _remaining(hand, indices)):
+            if match.leaves_discard(seat, _remaining(match, hand, indices)):
                 yield Action("attach", target=meld.number, melds=(tuple(t for _, t in group),))
 
 

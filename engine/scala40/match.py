@@ -308,10 +308,12 @@ class Match:
                 raise IllegalAction("already-open", "you have already opened: use meld or attach")
             return self._commit_open(seat, self._plan_open(seat, hand, action.melds, None))
         self._require_open(seat)
+        # Card notation: a plain take's card (free_discard_take) is the copy a meld uses first.
+        prefer = self.taken if self.taken in hand else None
         if kind == "meld":
-            return self._commit(seat, self._plan_meld(seat, hand, action.melds[0], None))
+            return self._commit(seat, self._plan_meld(seat, hand, action.melds[0], None, prefer))
         if kind == "attach":
-            plan = self._plan_attach(seat, hand, action.target, action.melds[0], None)
+            plan = self._plan_attach(seat, hand, action.target, action.melds[0], None, prefer)
             return self._commit(seat, plan)
         return self._commit(seat, self._plan_swap(seat, hand, action))
 
@@ -428,9 +430,15 @@ class Match:
                 )
 
     def _plan_meld(
-        self, seat: int, hand: list[int], tokens: Sequence[str], taken: int | None
+        self,
+        seat: int,
+        hand: list[int],
+        tokens: Sequence[str],
+        taken: int | None,
+        prefer: int | None = None,
     ) -> _Plan:
-        cards, specs = self._bind(hand, tokens, taken)
+        """A new meld; ``taken`` must be in it, ``prefer`` is bound first when it is named."""
+        cards, specs = self._bind(hand, tokens, taken if taken is not None else prefer)
         shape = _resolve_or_illegal(specs)
         remaining = _without(hand, cards)
         if taken is not None and taken not in cards:
@@ -446,13 +454,15 @@ class Match:
         target: int,
         tokens: Sequence[str],
         taken: int | None,
+        prefer: int | None = None,
         melds: list[Meld] | None = None,
     ) -> _Plan:
+        """An attach to meld ``target``; ``taken`` must be in it, ``prefer`` is bound first."""
         table = self.melds if melds is None else melds
         if not 1 <= target <= len(table):
             raise IllegalAction("no-such-meld", f"there is no meld {target} on the table")
         old = table[target - 1]
-        cards, specs = self._bind(hand, tokens, taken)
+        cards, specs = self._bind(hand, tokens, taken if taken is not None else prefer)
         if taken is not None and taken not in cards:
             raise IllegalAction("take-unused", "the card taken from the discard pile must be used")
         try:
@@ -489,7 +499,7 @@ class Match:
             if use.kind == "meld":
                 plan = self._plan_meld(seat, hand_after, use.melds[0], joker)
                 return _Plan(plan.hand, plan.new, None, [], swapped, action)
-            plan = self._plan_attach(seat, hand_after, use.target, use.melds[0], joker, table)
+            plan = self._plan_attach(seat, hand_after, use.target, use.melds[0], joker, melds=table)
         except IllegalAction as error:
             if error.code == "take-unused":
                 raise IllegalAction(

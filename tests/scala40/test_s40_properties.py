@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from s40_helpers import check_cards
+from s40_helpers import check_cards, position
 
 from engine import IllegalAction
 from engine.cards import FACE_INDEX, FACES, JOKER_FACE
@@ -169,6 +169,79 @@ def test_invariants_under_random_play(
             assert m.to_json() == before
         random_step(m, rng)
         check_invariants(m)
+
+
+def check_every_listed_action_plays(m: Match) -> None:
+    """Every action the generator lists is accepted by ``play`` from this position."""
+    before = m.to_json()
+    for action in m.legal_actions():
+        try:
+            Match.from_json(before).play(action)
+        except IllegalAction as error:
+            raise AssertionError(f"{action} is listed but refused: {error.code}") from error
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(setup=setups(), seed=SEEDS, play_seed=st.integers(0, 2**32))
+def test_every_listed_action_is_accepted(
+    setup: tuple[int, Options], seed: int, play_seed: int
+) -> None:
+    """S40-9.2, S40-8.2: a listed action that ``play`` refuses never happens. From sampled
+    positions of random matches (every option drawn), and from every position where a card
+    taken from the discard pile is still in hand, each listed action is played on a copy."""
+    players, options = setup
+    m = new_match(players=players, seed=seed, options=options)
+    rng = random.Random(play_seed)
+    for step in range(600):
+        if m.to_play is None:
+            break
+        held_taken = m.taken is not None and m.taken in m.hands[m.to_play]
+        if step % 15 == 0 or held_taken:
+            check_every_listed_action_plays(m)
+        eager_step(m, rng)
+
+
+NEAR = ["10S", "9S", "JS", "10H", "JK", "4C"]
+"""Cards that meld with each other often (a run of spades, a set of 10s), and two that do not."""
+
+
+@settings(max_examples=150, deadline=None)
+@example(hand=["9S", "10S", "JK"], top="10S", table="", turns_done=1)  # the review's case
+@given(
+    hand=st.lists(st.sampled_from(NEAR), min_size=2, max_size=5),
+    top=st.sampled_from(NEAR[:4]),
+    table=st.sampled_from(["", "7S 8S 9S", "10C 10H 10D", "JK 9H 10H"]),
+    turns_done=st.sampled_from([0, 1]),
+)
+def test_listed_actions_after_a_plain_take(
+    hand: list[str], top: str, table: str, turns_done: int
+) -> None:
+    """Card notation, S40-8.2, S40-9.2: after a plain take (``free_discard_take``), often of
+    the twin of a card in hand, every listed meld, attach, swap and discard is accepted."""
+    try:
+        m = position(
+            [" ".join(hand), "AD 2D 3D 4D"],
+            melds=[(1, table)] if table else [],
+            discard=f"KC {top}",
+            opened=[True, True],
+            turns_done=[turns_done, 1],
+            options=Options(free_discard_take=True),
+        )
+    except ValueError:
+        return  # more copies of a card than the decks hold
+    m.play("take")
+    check_every_listed_action_plays(m)
+
+
+def eager_step(m: Match, rng: random.Random) -> None:
+    """A random move that mostly takes the discard and lays cards when it can (so that
+    positions with a taken card and melds on the table come often), else a random one."""
+    lays = [a for a in m.legal_actions() if a.kind not in ("draw", "discard")]
+    if lays and rng.random() < 0.8:
+        m.play(rng.choice(lays))
+    else:
+        random_step(m, rng)
 
 
 @settings(max_examples=120, deadline=None)

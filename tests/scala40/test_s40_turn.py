@@ -153,6 +153,61 @@ class TestFreeDiscardTake:
         assert faces(m.discard) == ["KD"]
         assert m.phase == "play"
 
+    def taken_twin(self, hand: str, melds: list[tuple[int, str]] | None = None) -> Match:
+        """Seat 0 open, holding a 10S, has just taken the other 10S from the discard pile."""
+        m = open_play(
+            hand,
+            melds or [],
+            phase="draw",
+            discard="KD 10S",
+            options=Options(free_discard_take=True),
+        )
+        m.play("take")
+        return m
+
+    def test_a_meld_uses_the_taken_copy(self) -> None:
+        """Card notation, S40-9.2: after a plain take of 10S, ``meld JK 9S 10S`` lays the taken
+        copy; its twin stays, may be discarded, and closes (listed and accepted alike)."""
+        m = self.taken_twin("9S 10S JK")
+        taken = m.taken
+        assert "meld JK 9S 10S" in legal(m)
+        m.play("meld JK 9S 10S")
+        assert taken in m.melds[0].cards
+        assert m.taken is None
+        assert legal(m) == ["discard 10S"]
+        m.play("discard 10S")
+        assert m.last_hand is not None and m.last_hand.closer == 0
+
+    def test_the_twin_may_go_after_a_meld(self) -> None:
+        """S40-8.2: once the taken 10S is in a meld, ``discard 10S`` discards its twin."""
+        m = self.taken_twin("9S 10S JK 4C 5H")
+        taken = m.taken
+        m.play("meld 9S 10S JK")
+        assert taken in m.melds[0].cards
+        assert "discard 10S" in legal(m)
+        m.play("discard 10S")
+        assert faces(m.discard)[-1] == "10S"
+        assert m.discard[-1] != taken
+
+    def test_the_twin_may_go_after_an_attach(self) -> None:
+        """S40-8.2: after ``attach 1 10S`` the taken copy is on the table, the twin may go."""
+        m = self.taken_twin("10S 4C 5H", [(1, "7S 8S 9S")])
+        taken = m.taken
+        m.play("attach 1 10S")
+        assert taken in m.melds[0].cards
+        assert m.taken is None
+        m.play("discard 10S")
+        assert m.discard[-1] != taken
+
+    def test_a_joker_swap_after_the_taken_card_is_used(self) -> None:
+        """S40-7.1: the taken card, used in a meld, no longer blocks a joker swap."""
+        m = self.taken_twin("9S 10S JK 7H 3C 4C 2D", [(1, "6H JK 8H")])
+        m.play("meld JK 9S 10S")
+        assert any(a.startswith("swap 1 7H") for a in legal(m))
+        m.play("swap 1 7H meld JK 3C 4C")
+        assert m.melds[0].text() == "6H 7H 8H"
+        assert hand_text(m, 0) == "10S 2D"
+
     def test_plain_take_needs_opening(self) -> None:
         """S40-3.1b: a player who is not open still takes only to open."""
         options = Options(free_discard_take=True)
