@@ -38,12 +38,14 @@ from engine.scala40.melds import (
 from engine.scala40.options import Options
 from engine.scala40.results import HandResult, MatchResult
 from engine.scala40.scoring import (
+    ABANDON_PENALTY,
     VP_DRAW,
     VP_LOSS,
     VP_WIN,
     abandon_difference,
     hand_penalty,
     match_points,
+    ranked_match_points,
     seat_hand_score,
 )
 from engine.scala40.view import View, build_view
@@ -848,7 +850,9 @@ class Match:
         if self.options.pairs or self.players == 2:
             self._abandon_two_sides(seat, side, in_hand)
             return
-        self.totals[side] += in_hand + 50
+        self.totals[side] += in_hand + ABANDON_PENALTY
+        if self.options.format == "points":  # never better than an elimination (S40-14.2)
+            self.totals[side] = max(self.totals[side], self.options.limit)
         self.status[seat] = "abandoned"
         self.out_order.append(side)
         self.aside.extend(self.hands[seat])
@@ -951,7 +955,10 @@ class Match:
 
     def _finish(self, reason: str, winning_sides: list[int]) -> None:
         """End the match: MP from the totals (S40-13.1), VP win 20, draw 10, loss 0."""
-        side_mp = match_points(self.totals)
+        if self.options.format == "points":
+            side_mp = match_points(self.totals)
+        else:  # decided by hands won: the losers' totals go to those ranked above them
+            side_mp = ranked_match_points(self.totals, self._side_ranks(winning_sides))
         winners = [s for s in range(self.players) if self.side_of(s) in winning_sides]
         draw = len(winning_sides) > 1
         mp = (
@@ -974,14 +981,28 @@ class Match:
         return [s for s in range(self.players) if self.status[s] == "abandoned"]
 
     def _ranking(self, winning_sides: list[int]) -> list[int]:
-        """Seats best first: winners, then sides still in by total, then the last out first."""
-        still_in = sorted(
-            (s for s in self.active_sides() if s not in winning_sides), key=lambda s: self.totals[s]
-        )
-        order = list(winning_sides) + still_in
-        order += [s for s in reversed(self.out_order) if s not in order]
-        order += [s for s in range(self.sides) if s not in order]
+        """Seats best first: winners, then sides still in (by hands won where they decide,
+        then by total), then the last out first."""
+        ranks = self._side_ranks(winning_sides)
+        order = sorted(range(self.sides), key=lambda side: (ranks[side], side))
         return [seat for side in order for seat in self.seats_of(side)]
+
+    def _side_ranks(self, winning_sides: list[int]) -> list[int]:
+        """Each side's place at the end, 0 for the winners; equal standing, equal place."""
+        in_sides = self.active_sides()
+        by_hands = self.options.format != "points"
+
+        def standing(side: int) -> tuple[int, int, int]:
+            if side in winning_sides:
+                return (0, 0, 0)
+            if side in in_sides:
+                return (1, -self.hands_won[side] if by_hands else 0, self.totals[side])
+            gone = self.out_order[::-1]  # the last out ranks first
+            return (2, gone.index(side) if side in gone else len(gone), 0)
+
+        keys = [standing(side) for side in range(self.sides)]
+        places = sorted(set(keys))
+        return [places.index(key) for key in keys]
 
     def _set_result(self, result: MatchResult) -> None:
         self.result = result

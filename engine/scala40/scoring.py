@@ -51,6 +51,25 @@ def match_points(totals: Sequence[int]) -> list[int]:
     return [grand - count * mine for mine in totals]
 
 
+def ranked_match_points(totals: Sequence[int], ranks: Sequence[int]) -> list[int]:
+    """MP of each side when hands won decide the match (S40-13.1 for ``hands`` and ``race``).
+
+    Seed 000: the MP are "the points totalled by the losing line", so between two sides the
+    one ranked lower (higher ``ranks`` value) pays its own total to the other, whatever the
+    winner's total; equal ranks settle nothing. With more sides every pair settles so
+    (**Decision**, docs/rules-notes.md): whole numbers, zero-sum, never negative for the first.
+
+    >>> ranked_match_points([100, 19], [0, 1])
+    [19, -19]
+    """
+    count = len(totals)
+    return [
+        sum(totals[j] for j in range(count) if ranks[j] > ranks[i])
+        - sum(totals[i] for j in range(count) if ranks[j] < ranks[i])
+        for i in range(count)
+    ]
+
+
 def abandon_difference(loser_total: int, in_hand: int, opponent_total: int) -> int:
     """Point difference D after an abandonment or timeout (S40-14.1), never below 0."""
     return max(0, loser_total + in_hand + ABANDON_PENALTY - opponent_total)

@@ -352,6 +352,21 @@ class TestHandsFormat:
         assert m.counted_hands == 2
         assert result.totals == [0, 5 + 87]
         assert result.vp == [20, 0]
+        assert result.mp == [92, -92]
+
+    def test_the_winner_gets_the_losers_total(self) -> None:
+        """S40-13.1, seed 000 ("Partite e smazzate"): the MP are the losing line's total, also
+        when the winner's own total is higher: [100, 19] after two hands of seat 0 give
+        +19 / -19, never a loss of MP for the winner."""
+        m = position(["7C", "5H"], turns_done=[1, 1], options=Options(format="hands"))
+        m.totals = [100, 5]
+        close_now(m, 0, ["", "5H"])
+        close_now(m, 0, ["", "9H"])
+        result = m.result
+        assert result is not None
+        assert (result.winners, result.totals) == ([0], [100, 19])
+        assert result.mp == [19, -19]
+        assert result.vp == [20, 0]
 
     def test_no_elimination(self) -> None:
         """S40-12.2: points accumulate but nobody is eliminated at a limit."""
@@ -390,6 +405,10 @@ class TestHandsFormat:
         assert result.totals == [7, 4, 20]
         assert result.winners == [1]
         assert result.vp == [0, 20, 0]
+        # S40-13.1 Decision: each pays its own total to every side ranked above it
+        # (seat 0 before seat 2: equal hands won, lower total).
+        assert result.ranking == [1, 0, 2]
+        assert result.mp == [-7 + 20, 7 + 20, -40]
 
     def test_full_tie_is_a_draw(self) -> None:
         """S40-12.2, S40-13.2: same hands won and same total: a draw, 10 VP each."""
@@ -402,6 +421,7 @@ class TestHandsFormat:
         assert result.totals == [7, 7, 20]
         assert result.winners == [0, 1]
         assert result.vp == [10, 10, 0]
+        assert result.mp == [20, 20, -40]  # the drawn winners settle nothing between them
 
 
 class TestRace:
@@ -424,6 +444,8 @@ class TestRace:
         assert result is not None
         assert (result.reason, result.winners) == ("race", [0, 2])
         assert result.vp == [20, 0, 20, 0]
+        assert result.totals == [6, 29]
+        assert result.mp == [29, -29, 29, -29]  # the losing line's total (S40-13.1)
 
     def test_points_do_not_eliminate(self) -> None:
         """S40-12.3: the race is decided by hand wins only."""

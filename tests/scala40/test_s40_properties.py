@@ -77,10 +77,19 @@ def check_invariants(m: Match) -> None:
         assert m.is_over
         assert m.result is not None
         assert m.legal_actions() == []
+        check_match_points(m)
     else:
         assert m.legal_actions()
         expected = "out" if m.phase == "rientro" else "in"
         assert m.status[m.to_play] == expected
+
+
+def check_match_points(m: Match) -> None:
+    """S40-13.1: MP are zero-sum and no winner ends with negative MP, in every format."""
+    result = m.result
+    assert result is not None
+    assert sum(result.mp) == 0
+    assert all(result.mp[seat] >= 0 for seat in result.winners), result.to_dict()
 
 
 def check_discards_agree(m: Match) -> None:
@@ -286,6 +295,34 @@ def test_whole_matches_end(players: int, seed: int, jokers: bool) -> None:
     assert all(t >= 101 for s, t in enumerate(result.totals) if s not in result.winners)
     assert sorted(result.ranking) == list(range(players))
     assert result.ranking[0] == result.winners[0]
+
+
+@pytest.mark.slow
+@settings(max_examples=120, deadline=None)
+@given(setup=setups(), seed=SEEDS, play_seed=st.integers(0, 2**32))
+def test_no_winner_ends_with_negative_match_points(
+    setup: tuple[int, Options], seed: int, play_seed: int
+) -> None:
+    """S40-13.1, S40-14: whole matches in every format (the simple policy, with a rare
+    timeout or abandonment) end with zero-sum MP and no winner below 0."""
+    players, options = setup
+    m = new_match(players=players, seed=seed, options=options)
+    rng = random.Random(play_seed)
+    for _ in range(8000):
+        seat = m.to_play
+        if seat is None:
+            break
+        roll = rng.random()
+        if roll < 0.0005:
+            m.play("abandon", seat=rng.choice([s for s in range(players) if m.active(s)]))
+        elif roll < 0.003 and m.phase in ("draw", "play"):
+            m.play("timeout")
+        elif m.phase in ("draw", "play"):
+            m.play(greedy(m))
+        else:  # a manual cut, or a rientro offer
+            m.play(rng.choice(m.legal_actions()))
+    if m.result is not None:
+        check_match_points(m)
 
 
 def greedy(m: Match) -> str:

@@ -304,7 +304,8 @@ class TestAbandon:
         assert result.vp == [0, 20, 0, 20]
 
     def test_three_players_the_match_goes_on(self) -> None:
-        """S40-14.2: the abandoning player is out with L + h + 50; hand aside, melds stay."""
+        """S40-14.2: the abandoning player is out with L + h + 50, at least the limit (66 is
+        raised to 101); hand aside, melds stay."""
         m = position(
             ["2S 9H KD", "AD 2D 3D", "5C 6C"],
             melds=[(1, "7H 8H 9H")],
@@ -315,7 +316,7 @@ class TestAbandon:
         m.totals = [30, 10, 5]
         m.play("abandon", seat=1)
         assert m.status == ["in", "abandoned", "in"]
-        assert m.totals == [30, 10 + 6 + 50, 5]
+        assert m.totals == [30, 101, 5]
         assert faces(m.aside) == ["AD", "2D", "3D"]
         assert m.hands[1] == []
         assert [x.text() for x in m.melds] == ["7H 8H 9H"]
@@ -341,9 +342,37 @@ class TestAbandon:
         result = m.result
         assert result is not None
         assert (result.reason, result.winners) == ("abandon", [2])
-        assert result.totals == [30 + 21 + 50, 10 + 6 + 50, 5]
-        assert result.mp == match_points([101, 66, 5])
+        assert result.totals == [30 + 21 + 50, 101, 5]
+        assert result.mp == match_points([101, 101, 5]) == [-96, -96, 192]
         assert result.vp == [0, 0, 20]
+
+    def test_over_the_limit_keeps_its_total(self) -> None:
+        """S40-14.2: L + h + 50 above the limit stays as it is (80 + 6 + 50 = 136)."""
+        m = position(["2S 9H KD", "AD 2D 3D", "5C 6C"], turns_done=[1, 1, 1])
+        m.totals = [30, 80, 5]
+        m.play("abandon", seat=1)
+        assert m.totals == [30, 136, 5]
+
+    def test_the_winner_never_pays_an_early_abandonment(self) -> None:
+        """S40-13.1, S40-14.2: seat 0 leaves (0 + 2 + 50, raised to 101), seat 2 closes and
+        seat 1 reaches 101: seat 2 wins with 95. Had the abandonment counted 52, the winner
+        would have paid seat 0 and ended with negative MP."""
+        m = position(
+            ["2S", "AD", "5C"],
+            opened=[True, True, True],
+            turns_done=[1, 1, 1],
+            to_play=2,
+            phase="play",
+        )
+        m.totals = [0, 100, 95]
+        m.play("abandon", seat=0)
+        assert m.totals == [101, 100, 95]
+        m.play("discard 5C")
+        result = m.result
+        assert result is not None
+        assert (result.reason, result.winners, result.totals) == ("points", [2], [101, 101, 95])
+        assert result.mp == [-6, -6, 12]
+        assert result.ranking == [2, 1, 0]
 
     def test_abandoned_seat_cannot_act(self) -> None:
         """S40-14.2: an abandoned seat is no longer in the match."""
@@ -472,5 +501,5 @@ class TestTimeout:
         )
         m.play("timeout")
         assert m.status == ["abandoned", "in", "in"]
-        assert m.totals == [21 + 50, 0, 0]
+        assert m.totals == [101, 0, 0]  # 21 + 50, raised to the limit
         assert (m.to_play, m.phase) == (1, "draw")

@@ -186,3 +186,29 @@ def test_greedy_match_ends_with_one_winner(seed: int, options: Options) -> None:
     assert sum(result.mp) == 0
     assert sorted(result.vp) == ([0, 0, 0, 20] if options.individual else [0, 0, 20, 20])
     assert match.to_play is None and match.legal_actions() == []
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS, options=OPTIONS, rng=st.randoms(use_true_random=False))
+def test_no_winner_ends_with_negative_match_points(
+    seed: int, options: Options, rng: random.Random
+) -> None:
+    """SC-6.3, S40-13.1: with abandonments and timeouts along the way, MP are zero-sum and no
+    winning seat ends with negative MP."""
+    match = new_match(seed=seed, options=options)
+    while not match.is_over:
+        assert match.hand_number < 60
+        roll = rng.random()
+        if roll < 0.003:
+            seat = rng.randrange(4)
+            if seat not in match.abandoned_seats:
+                match.play("abandon", seat=seat)
+                continue
+        if roll < 0.02:
+            match.play("timeout")
+            continue
+        match.play(greedy_action(match))
+    result = match.result
+    assert result is not None
+    assert sum(result.mp) == 0
+    assert all(result.mp[seat] >= 0 for seat in result.winner_seats), result.to_dict()
