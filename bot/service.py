@@ -256,7 +256,8 @@ class Tavolo:
         seed and the match file that rebuilds every deal (:mod:`engine.fairness`)."""
         record = self.store.last_match_in_chat(chat_id)
         lang = self.group_lang(chat_id)
-        if record is None:
+        if record is None or (record.status not in ("lobby", "playing") and not record.state_json):
+            # a lobby cancelled before the start dealt nothing: there is nothing to verify
             self.reply(chat_id, t(lang, "cmd.verify_none"), reply_to)
             return
         full = fairness.commitment(record.seed)

@@ -18,7 +18,11 @@ def main(argv: list[str]) -> int:
     if len(argv) != 2 or argv[0] != "verify":
         print("usage: python -m engine verify FILE", file=sys.stderr)
         return 2
-    text = sys.stdin.read() if argv[1] == "-" else Path(argv[1]).read_text(encoding="utf-8")
+    try:
+        text = sys.stdin.read() if argv[1] == "-" else Path(argv[1]).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"cannot read {argv[1]}: {error}", file=sys.stderr)
+        return 2
     verdict = verify(text)
     print(describe(verdict))
     return 0 if verdict.ok else 1

@@ -57,18 +57,19 @@ class Deal:
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """What :func:`verify` found: the seed matches the commitment, every logged move replays,
-    the replay ends where the stored match ended; the deals, in order."""
+    the replay ends where the stored match ended (a finished match, its whole log); the deals,
+    in order."""
 
     seed_matches: bool
     moves_replay: bool
-    final_matches: bool | None
+    final_matches: bool
     problem: str = ""
     deals: tuple[Deal, ...] = field(default=())
 
     @property
     def ok(self) -> bool:
         """Whether everything checked holds."""
-        return self.seed_matches and self.moves_replay and self.final_matches is not False
+        return self.seed_matches and self.moves_replay and self.final_matches and not self.problem
 
 
 def match_file(
@@ -97,26 +98,47 @@ def match_file(
 
 def verify(text: str) -> Verdict:
     """Check a match file (:func:`match_file`): the seed against the commitment, then replay
-    every logged move from the seed, collecting each deal."""
-    data = json.loads(text)
-    seed = int(data["seed"])
-    seed_matches = commitment(seed) == data["commitment"]
-    match = games.new_match(data["game"], int(data["players"]), seed, data["options"])
+    every logged move from the seed, collecting each deal. The file must hold the final state
+    of a finished match, and the replay must end exactly there: a shortened log, or a file
+    without its final state, does not verify."""
+    try:
+        data = json.loads(text)
+        seed = int(data["seed"])
+        commitment_given = str(data["commitment"])
+        game, players, options = str(data["game"]), int(data["players"]), data["options"]
+        moves = [(seat, str(action)) for seat, action in data["moves"]]
+        final = data.get("final_state")
+        match = games.new_match(game, players, seed, options)
+    except (KeyError, TypeError, ValueError, EngineError) as error:
+        return Verdict(False, False, False, f"this is not a match file ({error!r})")
+    seed_matches = commitment(seed) == commitment_given
     deals: list[Deal] = []
     _record_deal(match, deals)
-    for number, (seat, action) in enumerate(data["moves"], 1):
+    for number, (seat, action) in enumerate(moves, 1):
         try:
             match.play(action, seat=seat)
         except EngineError as error:
             problem = f"move {number} ({action!r} by seat {seat}) does not replay: {error}"
-            return Verdict(seed_matches, False, None, problem, tuple(deals))
+            return Verdict(seed_matches, False, False, problem, tuple(deals))
         _record_deal(match, deals)
-    final = data.get("final_state")
-    final_matches = None if final is None else json.loads(final) == json.loads(match.to_json())
+    final_matches, ending = _check_final(match, final)
     problem = "" if seed_matches else "the seed does not match the commitment"
-    if final_matches is False:
-        problem = problem or "the replay does not end where the stored match ended"
-    return Verdict(seed_matches, True, final_matches, problem, tuple(deals))
+    return Verdict(seed_matches, True, final_matches, problem or ending, tuple(deals))
+
+
+def _check_final(match: games.GameMatch, final: object) -> tuple[bool, str]:
+    """Whether the replay ends at the file's final state, a finished match; else why not."""
+    if not isinstance(final, str) or not final:
+        return False, "the file has no final state to check the replay against"
+    try:
+        stored = json.loads(final)
+    except ValueError:
+        return False, "the file's final state is not readable"
+    if stored != json.loads(match.to_json()):
+        return False, "the replay does not end where the stored match ended"
+    if not match.is_over:
+        return False, "the log stops before the end of the match"
+    return True, ""
 
 
 def _record_deal(match: games.GameMatch, deals: list[Deal]) -> None:
@@ -142,7 +164,6 @@ def describe(verdict: Verdict) -> str:
             lines.append(f"  face up: {' '.join(deal.face_up)}")
     lines.append(f"seed matches the commitment: {'yes' if verdict.seed_matches else 'NO'}")
     lines.append(f"every logged move replays: {'yes' if verdict.moves_replay else 'NO'}")
-    if verdict.final_matches is not None:
-        lines.append(f"the replay ends as stored: {'yes' if verdict.final_matches else 'NO'}")
+    lines.append(f"the replay ends as stored: {'yes' if verdict.final_matches else 'NO'}")
     lines.append("VERIFIED" if verdict.ok else f"NOT VERIFIED: {verdict.problem}")
     return "\n".join(lines)

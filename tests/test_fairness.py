@@ -85,3 +85,40 @@ def test_the_command_line(tmp_path: Path) -> None:
         [sys.executable, "-m", "engine", "verify", str(path)], capture_output=True, text=True
     )
     assert done.returncode == 1 and "NOT VERIFIED" in done.stdout
+    missing = tmp_path / "missing.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "verify", str(missing)], capture_output=True, text=True
+    )
+    assert done.returncode == 2 and done.stderr.startswith(f"cannot read {missing}: ")
+
+
+def test_a_shortened_log_or_a_missing_final_state_does_not_verify() -> None:
+    """The file must hold the whole log of a finished match and its final state: a log cut
+    short, with the final state emptied or matching the shortened replay, is refused."""
+    text = played("scala40", 2, 11, games.default_options("scala40"))
+    data = json.loads(text)
+    assert fairness.verify(text).ok
+    for final in (None, ""):
+        verdict = fairness.verify(json.dumps(dict(data, final_state=final)))
+        assert not verdict.ok and verdict.problem == (
+            "the file has no final state to check the replay against"
+        )
+    short_moves = data["moves"][: len(data["moves"]) // 2]
+    verdict = fairness.verify(json.dumps(dict(data, moves=short_moves)))
+    assert not verdict.ok and verdict.problem == (
+        "the replay does not end where the stored match ended"
+    )
+    match = games.new_match("scala40", 2, 11, data["options"])
+    for seat, action in short_moves:
+        match.play(action, seat=seat)
+    cut = dict(data, moves=short_moves, final_state=match.to_json())
+    verdict = fairness.verify(json.dumps(cut))
+    assert not verdict.ok and verdict.problem == "the log stops before the end of the match"
+    assert verdict.seed_matches and verdict.moves_replay
+
+
+def test_a_file_that_is_not_a_match_file() -> None:
+    """Anything else gets a verdict, not a crash."""
+    for text in ("", "[]", '{"seed": "x"}', json.dumps({"seed": "1", "commitment": "a"})):
+        verdict = fairness.verify(text)
+        assert not verdict.ok and verdict.problem.startswith("this is not a match file")

@@ -89,3 +89,21 @@ async def test_commitment_at_the_start_seed_at_the_end(
                 and ":t:^" not in button["callback_data"]
             ]
             assert sorted(shown) == sorted(pretty(card) for card in dealt[seat.seat])
+
+
+async def test_a_cancelled_lobby_has_nothing_to_verify(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """A lobby cancelled before the start dealt no card: /verifica says there is nothing to
+    check, rather than sending a match file that cannot verify."""
+    server = fake_telegram
+    anna = server.add_user(ANNA, "Anna", language_code="it")
+    server.add_group(GROUP, "Circolo", members=[ANNA], admins=[ANNA])
+    async with running_bot(server, tmp_path / "f.db") as service:
+        anna.start_private()
+        await settle(server, service)
+        lobby = await say(server, service, anna, GROUP, "/nuova scopone")
+        await tap(server, service, anna, lobby, "✖️ Annulla")
+        answer = await say(server, service, anna, GROUP, "/verifica")
+        assert answer.text == "Qui non c'è ancora nessuna partita da verificare."
+        assert answer.document is None
