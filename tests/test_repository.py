@@ -31,3 +31,27 @@ def test_no_packages_or_large_files_are_committed() -> None:
     packages = [p.name for p in files if p.name.endswith(PACKAGES)]
     large = [p.name for p in files if p.stat().st_size > LARGEST]
     assert packages == [] and large == []
+
+
+def test_the_constraints_file_pins_every_dependency_within_its_range() -> None:
+    """constraints.txt (``bash .ci/lock``) pins each dependency of pyproject.toml (the extras
+    included) at a version its range allows: a range changed without a refreshed lock fails."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = list(project["dependencies"])
+    for extra in project["optional-dependencies"].values():
+        wanted += extra
+    pins: dict[str, str] = {}
+    for line in (ROOT / "constraints.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, version = line.split("==")
+            pins[canonicalize_name(name)] = version
+    for text in wanted:
+        requirement = Requirement(text)
+        name = canonicalize_name(requirement.name)
+        assert name in pins, f"{requirement.name} is not in constraints.txt: run bash .ci/lock"
+        assert requirement.specifier.contains(pins[name]), f"{text}: {pins[name]} is pinned"
