@@ -81,3 +81,10 @@ class Conflict(StoreError):
 
     Rare: the store retries where that is safe. Trying the whole operation again is correct.
     """
+
+
+class DatabaseUnavailable(StoreError):
+    """The database cannot do its work now, through no fault of the caller or of the data: the
+    disk is full, the file or its folder may not be written, another process holds it. Nothing
+    was written; the message says what is wrong and what to do. One log line says it all: the
+    traceback adds nothing."""

@@ -21,6 +21,8 @@ True
 from __future__ import annotations
 
 import json
+import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -44,16 +46,22 @@ from engine.errors import EngineError, SnapshotError
 from engine.games import GAMES, GameMatch, load_match, new_match
 from storage.budget import reserve
 from storage.database import (
+    BUSY_TIMEOUT_MS,
     WRITE_OPTION,
+    Claimed,
+    claim,
     create_store_engine,
     database_label,
     is_sqlite,
     resolve_url,
+    sqlite_path,
+    write_trouble,
 )
 from storage.errors import (
     AlreadySeated,
     ChatBusy,
     Conflict,
+    DatabaseUnavailable,
     LobbyFull,
     MatchNotFound,
     SeatError,
@@ -114,6 +122,10 @@ _T = TypeVar("_T")
 
 OPEN_ATTEMPTS: Final = 5
 """Tries to open a SQLite file that another process is creating at the same moment."""
+OPENED_SETTING: Final = "opened_at"
+"""The setting :meth:`Store.open` writes (when it last opened the database) to prove it can."""
+_DAMAGED: Final = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+"""SQLite's errors that mean the file itself is damaged or is no database."""
 
 
 def _now() -> datetime:
@@ -132,6 +144,22 @@ def _reason(error: BaseException) -> str:
     if isinstance(error, DBAPIError) and error.orig is not None:
         return str(error.orig).strip() or type(error.orig).__name__
     return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def _error_name(error: BaseException) -> str:
+    """SQLite's name for the error (``SQLITE_FULL``, ...), or PostgreSQL's SQLSTATE, or ''."""
+    orig = error.orig if isinstance(error, DBAPIError) else error
+    name = getattr(orig, "sqlite_errorname", None) or getattr(orig, "sqlstate", None)
+    return name if isinstance(name, str) else ""
+
+
+def _server_trouble(sqlstate: str) -> str | None:
+    """What a PostgreSQL error says about the server rather than the query, if it does."""
+    if sqlstate.startswith("53"):
+        return "the database server is out of disk space or of another resource"
+    if sqlstate == "25006":
+        return "the database server takes no writes (a read-only server or replica?)"
+    return None
 
 
 def alembic_config(connection: Any = None) -> Config:
@@ -342,17 +370,24 @@ class Store:
         self.shared = not is_sqlite(url)
         """Whether several bot instances may use the database at once (not SQLite)."""
         self._match_locks = MatchLocks(engine, self.shared)
+        self._claim: int | None = None
 
     # --- Opening -----------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, url: str | None = None) -> Store:
+    def open(cls, url: str | None = None, *, exclusive: bool = False) -> Store:
         """Open the database at ``url`` (None: ``DATABASE_URL``, else ``sqlite:///tavolo.db``).
 
         The schema is upgraded to this code's newest revision (an empty database gets every
-        table; an up-to-date one is left alone). Raises :class:`StoreError` naming the database
-        when it cannot be opened, is not a Tavolo database or is damaged, or was written by a
-        newer Tavolo; nothing is changed then.
+        table; an up-to-date one is left alone), then the store writes once, so that a database
+        it cannot write is refused now. Raises :class:`StoreError` naming the database when it
+        cannot be opened, is not a Tavolo database or is damaged, or was written by a newer
+        Tavolo; nothing is changed then. It is a :class:`DatabaseUnavailable` when the file
+        system is at fault (a full disk, a read-only file or folder), and says so.
+
+        ``exclusive`` (the bot): a SQLite file is for one process, so the store holds a lock
+        beside it (``<file>.lock``) until :meth:`close` or the process's end, and refuses the
+        file another process holds so (other databases are shared: it changes nothing there).
         """
         resolved = resolve_url(url)
         try:
@@ -363,11 +398,58 @@ class Store:
             ) from error
         store = cls(engine, resolved)
         try:
+            if exclusive:
+                store._claim_file()
             store._upgrade_schema_retrying()
+            store._check_writes()
         except BaseException:
-            engine.dispose()
+            store.close()
             raise
         return store
+
+    def _claim_file(self) -> None:
+        """Hold the SQLite file for this process alone (see :meth:`open`)."""
+        path = sqlite_path(self.url)
+        if path is None:
+            return
+        try:
+            self._claim = claim(path)
+        except Claimed as held:
+            who = f"process {held.holder}" if held.holder.isdigit() else "another process"
+            raise StoreError(
+                self.database,
+                f"another Tavolo ({who}) is using this database. SQLite is for one process: "
+                "stop that one first, or use PostgreSQL to run several (README, Deployment)",
+            ) from None
+        except OSError as error:
+            trouble = write_trouble(path) or error.strerror or str(error)
+            raise DatabaseUnavailable(
+                self.database, f"cannot open the database: {trouble}; nothing was changed"
+            ) from error
+
+    def _check_writes(self) -> None:
+        """Write once (when the database was last opened, a shared setting), so that a store
+        that cannot write is refused at start instead of failing every move; on SQLite,
+        checkpoint the write-ahead log first, so that a log left large gives its space back."""
+        if is_sqlite(self.url):
+            try:
+                raw = self._engine.raw_connection()
+                try:
+                    raw.cursor().execute("PRAGMA wal_checkpoint(TRUNCATE)").close()
+                finally:
+                    raw.close()
+            except (SQLAlchemyError, sqlite3.Error) as error:  # a raw cursor's are not wrapped
+                raise self._failure(error) from error
+        now = _now().isoformat()
+
+        def attempt() -> None:
+            with self._core(write=True) as db:
+                where = col(SettingTable.name) == OPENED_SETTING
+                if db.execute(update(SettingTable).where(where).values(value=now)).rowcount:
+                    return
+                db.execute(insert(SettingTable).values(name=OPENED_SETTING, value=now))
+
+        self._retrying(attempt)
 
     def _upgrade_schema_retrying(self) -> None:
         """Upgrade the schema; a brand-new SQLite file opened by several processes at once can
@@ -405,21 +487,54 @@ class Store:
         except StoreError:
             raise
         except (SQLAlchemyError, CommandError) as error:
-            raise StoreError(self.database, self._open_failure(error)) from error
+            raise self._open_failure(error) from error
 
-    def _open_failure(self, error: BaseException) -> str:
+    def _open_failure(self, error: BaseException) -> StoreError:
+        """Why the database could not be opened: what is wrong around it (a full disk, what may
+        not be written, ...), else SQLite's words, and for a damaged file what to do."""
+        trouble = self._trouble(error)
+        if trouble is not None:
+            return DatabaseUnavailable(
+                self.database,
+                f"cannot open the database ({_reason(error)}): {trouble}; nothing was changed",
+            )
         message = f"cannot open the database ({_reason(error)}); nothing was changed"
-        if is_sqlite(self.url) and Path(self.database).is_file():
+        damaged = _error_name(error).startswith(_DAMAGED)
+        if damaged and is_sqlite(self.url) and Path(self.database).is_file():
             message += (
                 ". The file is damaged or is not a Tavolo database: restore it from a backup "
                 "or move it away"
             )
-        return message
+        return StoreError(self.database, message)
+
+    def _trouble(self, error: BaseException) -> str | None:
+        """What keeps the database from working that is not the caller's doing nor the data's:
+        a full disk, what may not be written, another process holding the lock; with the fix."""
+        name = _error_name(error)
+        path = sqlite_path(self.url)
+        if path is None:
+            return _server_trouble(name)
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            return f"another process held it locked for over {BUSY_TIMEOUT_MS // 1000} s"
+        return write_trouble(path, name) if name else None
+
+    def _failure(self, error: BaseException) -> StoreError:
+        """The StoreError for a database error in a transaction (see :meth:`_trouble`)."""
+        trouble = self._trouble(error)
+        if trouble is not None:
+            return DatabaseUnavailable(
+                self.database, f"cannot write the database ({_reason(error)}): {trouble}"
+            )
+        return StoreError(self.database, f"database error: {_reason(error)}")
 
     def close(self) -> None:
-        """Close every connection. The store cannot be used afterwards."""
+        """Close every connection, and let go of the file (see :meth:`open`). The store cannot
+        be used afterwards."""
         self._match_locks.close()
         self._engine.dispose()
+        if self._claim is not None:
+            os.close(self._claim)
+            self._claim = None
 
     def __enter__(self) -> Store:
         return self
@@ -449,7 +564,7 @@ class Store:
         except IntegrityError as error:
             raise Conflict(self.database, _reason(error)) from error
         except SQLAlchemyError as error:
-            raise StoreError(self.database, f"database error: {_reason(error)}") from error
+            raise self._failure(error) from error
 
     @contextmanager
     def _core(self, write: bool = False) -> Iterator[Connection]:
@@ -460,7 +575,7 @@ class Store:
         except IntegrityError as error:
             raise Conflict(self.database, _reason(error)) from error
         except SQLAlchemyError as error:
-            raise StoreError(self.database, f"database error: {_reason(error)}") from error
+            raise self._failure(error) from error
 
     def _retrying(self, attempt: Callable[[], _T]) -> _T:
         """Run a get-or-create once more if a concurrent writer created the row first."""

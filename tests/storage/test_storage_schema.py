@@ -136,7 +136,14 @@ class TestSQLiteFile:
             with engine.connect() as connection:
                 pragmas = {
                     name: connection.exec_driver_sql(f"PRAGMA {name}").scalar()
-                    for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
+                    for name in (
+                        "journal_mode",
+                        "synchronous",
+                        "foreign_keys",
+                        "busy_timeout",
+                        "wal_autocheckpoint",
+                        "journal_size_limit",
+                    )
                 }
         finally:
             engine.dispose()
@@ -145,6 +152,8 @@ class TestSQLiteFile:
             "synchronous": 2,
             "foreign_keys": 1,
             "busy_timeout": 10_000,
+            "wal_autocheckpoint": 100,  # pages: the log stays small (test_storage_disk.py)
+            "journal_size_limit": 409_600,
         }
 
     def test_foreign_keys_are_enforced(self, sqlite_url: str) -> None:
