@@ -16,7 +16,7 @@ from bot.matches import Matches
 from bot.moves import Moves
 from bot.work import DueWork
 from engine.games import GameMatch
-from storage import MatchRecord, Work
+from storage import DatabaseUnavailable, MatchRecord, Work
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +64,8 @@ class Computers:
     async def _guarded(work: Coroutine[Any, Any, None]) -> None:
         try:
             await work
+        except DatabaseUnavailable as error:
+            log.error("a computer turn failed: %s", error)
         except Exception:
             log.exception("a computer turn failed")
 

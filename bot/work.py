@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
-from storage import Store, Work
+from storage import DatabaseUnavailable, Store, Work
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +95,8 @@ class DueWork:
     async def _guarded(self, item: Work) -> None:
         try:
             await self.run(item)
+        except DatabaseUnavailable as error:
+            log.error("due work %s failed: %s", item, error)
         except Exception:
             log.exception("due work %s failed", item)
 
@@ -107,6 +109,8 @@ class DueWork:
         while True:
             try:
                 await self.poll()
+            except DatabaseUnavailable as error:
+                log.error("looking for due work failed: %s", error)
             except Exception:
                 log.exception("looking for due work failed")
             await asyncio.sleep(interval)

@@ -1,5 +1,8 @@
 """The error handler: whatever fails in a handler is logged with its update, and the user
-still gets an answer (a short apology in their language), so no press is left spinning."""
+still gets an answer (a short apology in their language), so no press is left spinning.
+
+A database that cannot work now (a full disk, ...) and a failed poll for updates (no network,
+another process polling with the same token) are one line each: the message says it all."""
 
 from __future__ import annotations
 
@@ -12,13 +15,20 @@ from telegram.ext import ContextTypes
 
 from bot.handlers.common import is_group, tavolo
 from bot.i18n import language_for, t
+from storage import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Log the failure with the update; apologise to the user who pressed or typed."""
-    log.error("update %r failed", update, exc_info=context.error)
+    error = context.error
+    if isinstance(error, DatabaseUnavailable):
+        log.error("update %s failed: %s", getattr(update, "update_id", update), error)
+    elif update is None and isinstance(error, TelegramError):
+        log.error("polling Telegram for updates failed: %s", error)
+    else:
+        log.error("update %r failed", update, exc_info=error)
     if not isinstance(update, Update) or update.effective_user is None:
         return
     service = tavolo(context)

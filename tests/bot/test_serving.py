@@ -3,11 +3,16 @@ environment, whose secret every instance on the database shares."""
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
+from telegram.error import Conflict
 
+from bot.handlers.errors import on_error
 from bot.serving import (
     SECRET_SETTING,
     ServingError,
@@ -73,3 +78,23 @@ def test_instances() -> None:
     assert instances_from_env({"BOT_INSTANCES": "3"}) == 3
     with pytest.raises(ServingError, match="BOT_INSTANCES must be a number of instances, not '0'"):
         instances_from_env({"BOT_INSTANCES": "0"})
+
+
+async def test_a_failed_poll_is_one_log_line(caplog: pytest.LogCaptureFixture) -> None:
+    """Telegram refuses a poll (another process polls with the token, the network is down):
+    python-telegram-bot tries again by itself, and the log says why in one line each time."""
+    conflict = Conflict(
+        "Conflict: terminated by other getUpdates request; make sure that only one bot "
+        "instance is running"
+    )
+    context: Any = SimpleNamespace(error=conflict)
+    with caplog.at_level(logging.ERROR):
+        await on_error(None, context)
+    assert [(r.levelname, r.getMessage(), r.exc_info) for r in caplog.records] == [
+        (
+            "ERROR",
+            "polling Telegram for updates failed: Conflict: terminated by other getUpdates "
+            "request; make sure that only one bot instance is running",
+            None,
+        )
+    ]

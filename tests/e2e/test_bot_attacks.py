@@ -5,6 +5,7 @@ answered (or refused) and changes nothing; no request fails at Telegram.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from bot.hand_ui import context_token
 from bot.matches import ui_of
 from bot.service import Tavolo
 from engine import scala40
-from storage import PlayerResult, Store
+from storage import DatabaseUnavailable, PlayerResult, Store
 
 GROUP_A, GROUP_B = -100610, -100620
 ANNA, LUCA, MALLORY, EVE = 1001, 1002, 1003, 1004
@@ -322,6 +323,40 @@ async def test_a_failing_handler_still_answers(
         assert apology is not None
         assert apology.text == "Qualcosa è andato storto: riprova tra poco."
         assert api_errors(server) == []
+
+
+async def test_a_database_that_cannot_write_is_one_log_line(
+    fake_telegram: FakeTelegramServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The disk is full (or the file became read-only) while the bot runs: the press gets the
+    apology, and the log one line saying what is wrong, not a traceback per press."""
+    server = fake_telegram
+    database = tmp_path / "e.db"
+    match_id = two_groups(server, database)
+    luca = server.user(LUCA)
+    trouble = DatabaseUnavailable(
+        str(database),
+        "cannot write the database (database or disk is full): the disk holding "
+        f"{tmp_path} is full (0 bytes free): free some space there",
+    )
+    async with running_bot(server, database) as service:
+        await settle(server, service)
+
+        async def full(*_: object) -> None:
+            raise trouble
+
+        monkeypatch.setattr(service, "hand_press", full)
+        hand = server.message(LUCA, service.store.get_match(match_id).seats[1].hand_message_id or 0)
+        assert hand is not None
+        caplog.clear()
+        answer = await luca.press(LUCA, hand.message_id, button_data(hand, "🂠 Draw")).answered()
+        assert answer["text"] == "Something went wrong: please try again in a moment."
+        logged = [r for r in caplog.records if r.name == "bot.handlers.errors"]
+        assert [(r.levelname, r.exc_info) for r in logged] == [("ERROR", None)]
+        assert re.fullmatch(rf"update \d+ failed: {re.escape(str(trouble))}", logged[0].message)
 
 
 async def test_a_forged_joker_choice_is_refused(
