@@ -6,6 +6,10 @@ Environment: ``TELEGRAM_BOT_TOKEN`` (required), ``TELEGRAM_API_BASE_URL`` (optio
 listening port, default 8443), ``WEBHOOK_LISTEN`` (default ``0.0.0.0``), ``WEBHOOK_SECRET``
 (default: generated once and kept in the database): see :mod:`bot.serving`; ``BOT_INSTANCES``
 (default 1): how many instances share the bot's Telegram budget.
+
+Exit status: 0 when stopped, 1 when the database cannot be used (the line says why), 2 when the
+configuration is wrong (likewise; a token Telegram refuses too). While Telegram cannot be reached
+the bot tries again with a growing delay (:func:`bot.serving.reach`).
 """
 
 from __future__ import annotations
@@ -36,8 +40,9 @@ def main() -> int:
         print(f"tavolo: {error}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request, with the token
     try:
-        store = Store.open(os.environ.get("DATABASE_URL") or None)
+        store = Store.open(os.environ.get("DATABASE_URL") or None, exclusive=True)
         webhook = None if webhook is None else with_secret(webhook, store)
     except StoreError as error:
         print(f"tavolo: {error}", file=sys.stderr)
@@ -51,8 +56,15 @@ def main() -> int:
         os.environ.get("TELEGRAM_API_BASE_URL") or None,
         pace=Pace().shared(instances),
     )
-    serve(application, webhook)
-    store.close()
+    try:
+        serve(application, webhook)
+    except ServingError as error:
+        print(f"tavolo: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # stopped while it was still trying to reach Telegram
+        pass
+    finally:
+        store.close()
     return 0
 
 

@@ -5,24 +5,39 @@ Webhooks are authenticated: ``setWebhook`` gets a secret token, and python-teleg
 webhook server refuses (403) every request without it in the ``X-Telegram-Bot-Api-Secret-Token``
 header. The secret comes from ``WEBHOOK_SECRET``, or else is generated once and stored in the
 database, so that every instance on it sets the same one.
+
+Before either, the bot reaches Telegram (:func:`reach`): while it cannot (no network yet, the
+Bot API server not up) it tries again with a growing delay, a line in the log each time; a token
+Telegram refuses stops it at once.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 from urllib.parse import urlsplit
 
+from telegram import Bot
+from telegram.error import InvalidToken, NetworkError, RetryAfter, TelegramError
+
+from bot.delivery.outbox import retry_seconds
 from storage import Store
+
+log = logging.getLogger(__name__)
 
 UPDATES: Final = ["message", "callback_query", "my_chat_member", "chat_member"]
 """The update kinds the bot asks Telegram for."""
 SECRET_SETTING: Final = "webhook_secret"
 """The stored setting that holds a generated webhook secret."""
 _SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+FIRST_RETRY: Final = 1.0
+"""Seconds before the second try to reach Telegram; each wait doubles, up to :data:`LAST_RETRY`."""
+LAST_RETRY: Final = 60.0
 
 
 class ServingError(ValueError):
@@ -82,8 +97,59 @@ def instances_from_env(env: Mapping[str, str]) -> int:
     return int(text)
 
 
+def retry_delays() -> Iterator[float]:
+    """The waits between tries to reach Telegram: 1, 2, 4, ... seconds, then every minute."""
+    delay = FIRST_RETRY
+    while True:
+        yield delay
+        delay = min(delay * 2, LAST_RETRY)
+
+
+def telegram_address(bot: Bot) -> str:
+    """The Bot API address the bot calls, without its token (safe to log)."""
+    return bot.base_url.replace(bot.token, "")
+
+
+async def reach(bot: Bot) -> None:
+    """Initialize the bot (``getMe``) once Telegram answers. While it cannot be reached, log
+    one line naming the address and try again after each of :func:`retry_delays` (a service
+    may start before the network); raise :class:`ServingError` saying what to fix when Telegram
+    refuses the token (401, 404) or something else answers."""
+    address = telegram_address(bot)
+    delays = retry_delays()
+    why: TelegramError
+    while True:
+        try:
+            await bot.initialize()
+            return
+        except InvalidToken:  # its message holds the token: not for the log
+            raise ServingError(
+                f"Telegram at {address} refused the bot's token: check TELEGRAM_BOT_TOKEN "
+                "(from @BotFather) and TELEGRAM_API_BASE_URL"
+            ) from None
+        except RetryAfter as error:
+            delay, why = retry_seconds(error), error
+        except NetworkError as error:  # no connection, a timeout, a proxy's 502
+            delay, why = next(delays), error
+        except TelegramError as error:
+            raise ServingError(
+                f"{address} does not answer as the Telegram Bot API ({error}): check "
+                "TELEGRAM_API_BASE_URL"
+            ) from None
+        log.warning("cannot reach Telegram at %s (%s); trying again in %g s", address, why, delay)
+        await asyncio.sleep(delay)
+
+
 def serve(application: Any, webhook: Webhook | None) -> None:
-    """Run the bot until it is stopped: on its webhook, or by long polling."""
+    """Reach Telegram (:func:`reach`), then run the bot until it is stopped: on its webhook,
+    or by long polling."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)  # python-telegram-bot runs the bot on it, then closes it
+    try:
+        loop.run_until_complete(reach(application.bot))
+    except BaseException:
+        loop.close()
+        raise
     if webhook is None:
         application.run_polling(allowed_updates=UPDATES)
         return

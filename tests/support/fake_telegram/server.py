@@ -85,6 +85,7 @@ class FakeTelegramServer:
         privacy_mode: bool = True,
         strict_html: bool = True,
         host: str = "127.0.0.1",
+        port: int = 0,
         flood_limits: FloodLimits | None = FloodLimits(),  # noqa: B008 (a frozen dataclass)
         query_timeout: float = QUERY_TIMEOUT,
     ) -> None:
@@ -95,6 +96,7 @@ class FakeTelegramServer:
         self.privacy_mode = privacy_mode
         self.strict_html = strict_html
         self.host = host
+        self._listen_port = port  # 0: any free one
         self.port: int | None = None
 
         self.users: dict[int, FakeUser] = {}
@@ -141,7 +143,7 @@ class FakeTelegramServer:
             app, handle_signals=False, handler_cancellation=True, shutdown_timeout=2.0
         )
         await runner.setup()
-        site = web.TCPSite(runner, self.host, 0)
+        site = web.TCPSite(runner, self.host, self._listen_port)
         await site.start()
         self._runner = runner
         self.port = int(runner.addresses[0][1])
