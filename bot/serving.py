@@ -1,10 +1,15 @@
 """How the bot receives its updates: long polling (one instance), or webhooks (one or more
 instances behind a reverse proxy), read from the environment.
 
-Webhooks are authenticated: ``setWebhook`` gets a secret token, and python-telegram-bot's
-webhook server refuses (403) every request without it in the ``X-Telegram-Bot-Api-Secret-Token``
-header. The secret comes from ``WEBHOOK_SECRET``, or else is generated once and stored in the
-database, so that every instance on it sets the same one.
+Webhooks are authenticated: ``setWebhook`` gets a secret token, and the webhook server refuses
+(403) every request without it in the ``X-Telegram-Bot-Api-Secret-Token`` header. The secret
+comes from ``WEBHOOK_SECRET``, or else is generated once and stored in the database, so that
+every instance on it sets the same one.
+
+The webhook server is the bot's own (tornado, as python-telegram-bot's), in the way of
+python-telegram-bot's ``customwebhookbot`` examples: python-telegram-bot's answers a body that
+is not JSON with 500, which tells Telegram (or whoever posted it) to send it again; this one
+answers 400, as for any request it will never take.
 
 Before either, the bot reaches Telegram (:func:`reach`): while it cannot (no network yet, the
 Bot API server not up) it tries again with a growing delay, a line in the log each time; a token
@@ -14,16 +19,23 @@ Telegram refuses stops it at once.
 from __future__ import annotations
 
 import asyncio
+import hmac
+import json
 import logging
 import re
 import secrets
+import signal
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
+from http import HTTPStatus
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from telegram import Bot
+import tornado.web
+from telegram import Bot, Update
 from telegram.error import InvalidToken, NetworkError, RetryAfter, TelegramError
+from telegram.ext import ExtBot
+from tornado.httpserver import HTTPServer
 
 from bot.delivery.outbox import retry_seconds
 from storage import Store
@@ -34,6 +46,10 @@ UPDATES: Final = ["message", "callback_query", "my_chat_member", "chat_member"]
 """The update kinds the bot asks Telegram for."""
 SECRET_SETTING: Final = "webhook_secret"
 """The stored setting that holds a generated webhook secret."""
+SECRET_HEADER: Final = "X-Telegram-Bot-Api-Secret-Token"
+MAX_BODY: Final = 1 << 20
+"""Bytes the webhook server reads of a request (an update is a few kilobytes)."""
+STOP_SIGNALS: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGABRT)
 _SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 FIRST_RETRY: Final = 1.0
 """Seconds before the second try to reach Telegram; each wait doubles, up to :data:`LAST_RETRY`."""
@@ -141,23 +157,111 @@ async def reach(bot: Bot) -> None:
 
 
 def serve(application: Any, webhook: Webhook | None) -> None:
-    """Reach Telegram (:func:`reach`), then run the bot until it is stopped: on its webhook,
-    or by long polling."""
+    """Reach Telegram (:func:`reach`), then run the bot until it is stopped (SIGINT, SIGTERM):
+    on its webhook, or by long polling."""
     loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)  # python-telegram-bot runs the bot on it, then closes it
+    asyncio.set_event_loop(loop)  # the bot runs on it, then it is closed
     try:
         loop.run_until_complete(reach(application.bot))
     except BaseException:
         loop.close()
         raise
     if webhook is None:
-        application.run_polling(allowed_updates=UPDATES)
+        application.run_polling(allowed_updates=UPDATES)  # it closes the loop
         return
-    application.run_webhook(
-        listen=webhook.listen,
-        port=webhook.port,
-        url_path=webhook.path,
-        webhook_url=webhook.url,
-        secret_token=webhook.secret,
-        allowed_updates=UPDATES,
-    )
+    try:
+        loop.run_until_complete(serve_webhook(application, webhook))
+    finally:
+        loop.close()
+
+
+async def serve_webhook(
+    application: Any, webhook: Webhook, stopping: asyncio.Event | None = None
+) -> None:
+    """Run the bot on its webhook until ``stopping`` is set (None: until a stop signal), as
+    python-telegram-bot's ``run_webhook`` does: initialize, ``post_init``, listen, set the
+    webhook, start; then stop listening, stop, ``post_stop``, shut down, ``post_shutdown``."""
+    stopping = stopping or _on_stop_signals()
+    await application.initialize()
+    try:
+        if application.post_init is not None:
+            await application.post_init(application)
+        server = HTTPServer(webhook_app(application, webhook), max_body_size=MAX_BODY)
+        server.listen(webhook.port, webhook.listen)
+        try:
+            await application.bot.set_webhook(
+                webhook.url, allowed_updates=UPDATES, secret_token=webhook.secret
+            )
+            await application.start()
+            await stopping.wait()
+        finally:
+            server.stop()
+            await server.close_all_connections()
+            if application.running:
+                await application.stop()
+                if application.post_stop is not None:
+                    await application.post_stop(application)
+    finally:
+        await application.shutdown()
+        if application.post_shutdown is not None:
+            await application.post_shutdown(application)
+
+
+def _on_stop_signals() -> asyncio.Event:
+    """An event set when the process is asked to stop."""
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for number in STOP_SIGNALS:
+        loop.add_signal_handler(number, stopping.set)
+    return stopping
+
+
+def webhook_app(application: Any, webhook: Webhook) -> tornado.web.Application:
+    """The webhook server's one route: ``POST /<path>`` puts the update in the application's
+    queue (:class:`UpdateHandler`)."""
+    route = rf"/{re.escape(webhook.path)}/?" if webhook.path else r"/"
+    options = {"bot_app": application, "secret": webhook.secret}
+    return tornado.web.Application([(route, UpdateHandler, options)], log_function=_quiet)
+
+
+def _quiet(handler: tornado.web.RequestHandler) -> None:
+    """No access log: an instance takes an update a move."""
+
+
+class UpdateHandler(tornado.web.RequestHandler):
+    """An update posted by Telegram: 403 without the secret, 415 if it is not JSON, 400 if its
+    body is not an update; 200 once it is in the application's queue."""
+
+    SUPPORTED_METHODS = ("POST",)
+
+    def initialize(self, bot_app: Any, secret: str) -> None:
+        """Told the bot's application and the secret (tornado calls it for each request)."""
+        self.bot_app = bot_app
+        self.secret = secret
+
+    async def post(self) -> None:
+        """Check the request, decode the update, queue it."""
+        given = self.request.headers.get(SECRET_HEADER, "")
+        if not hmac.compare_digest(given.encode(), self.secret.encode()):
+            raise tornado.web.HTTPError(HTTPStatus.FORBIDDEN)
+        media = self.request.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if media != "application/json":
+            raise tornado.web.HTTPError(HTTPStatus.UNSUPPORTED_MEDIA_TYPE)
+        update = self._update()
+        bot = self.bot_app.bot
+        if isinstance(bot, ExtBot):
+            bot.insert_callback_data(update)
+        await self.bot_app.update_queue.put(update)
+
+    def _update(self) -> Update:
+        """The body as an update; 400 if it is none."""
+        try:
+            data = json.loads(self.request.body)
+            update = Update.de_json(data, self.bot_app.bot) if isinstance(data, dict) else None
+        except Exception as error:  # not JSON, or not an update's JSON
+            log.warning("a webhook request that is no update: %r", error)
+            raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST) from None
+        if update is None:
+            log.warning("a webhook request that is no update: %.200r", self.request.body)
+            raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST)
+        return update

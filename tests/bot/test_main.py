@@ -1,6 +1,7 @@
 """``python -m bot`` when it cannot serve: one clear line and a non-zero exit (no token, a
 token Telegram refuses, a database it cannot write or that another bot holds), or tries again
-with a growing delay (Telegram out of reach), a line each time."""
+with a growing delay (Telegram out of reach), a line each time; on a webhook, it serves until
+it is stopped."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import aiohttp
 from confinement import as_unprivileged
 from dispatcher import free_ports
 from fake_telegram import FakeTelegramServer
 
+from bot.serving import SECRET_HEADER
 from storage import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -234,3 +237,34 @@ def test_a_database_file_it_may_not_write_stops_it_at_start(tmp_path: Path) -> N
         f"database): this process may not write {database}: give it write permission"
     )
     assert "cannot reach Telegram" not in done.stderr  # it stopped before
+
+
+async def test_on_a_webhook_it_takes_updates_refuses_what_is_none_and_stops(
+    tmp_path: Path,
+) -> None:
+    """``python -m bot`` with WEBHOOK_URL serves its own webhook: the fake Bot API posts an
+    update to it (answered), a body that is no update gets 400, and SIGTERM stops it cleanly."""
+    port = free_ports(1)[0]
+    async with FakeTelegramServer() as server:
+        env = {
+            "TELEGRAM_BOT_TOKEN": server.token,
+            "TELEGRAM_API_BASE_URL": server.base_url,
+            "WEBHOOK_URL": f"http://127.0.0.1:{port}/hook",
+            "WEBHOOK_LISTEN": "127.0.0.1",
+            "PORT": str(port),
+            "WEBHOOK_SECRET": "s3cr3t",
+        }
+        async with running(tmp_path, **env) as bot:
+            await server.wait_for(lambda: server.webhook_url == env["WEBHOOK_URL"], timeout=60)
+            server.add_user(1001, "Anna").start_private()
+            greeting = await server.wait_for(
+                lambda: server.last_message(1001, from_bot=True), timeout=60
+            )
+            assert greeting.text.startswith("Ciao Anna!")
+            headers = {"Content-Type": "application/json", SECRET_HEADER: "s3cr3t"}
+            async with (
+                aiohttp.ClientSession() as session,
+                session.post(env["WEBHOOK_URL"], data=b"{", headers=headers) as response,
+            ):
+                assert response.status == 400
+            assert await bot.stop() == 0

@@ -1,0 +1,106 @@
+"""End to end, on a webhook: the real bot serves its own webhook (:mod:`bot.serving`) and the
+fake Bot API posts the updates to it, as Telegram does; a request that is no update gets the
+status that tells its sender not to send it again."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from dispatcher import free_ports
+from fake_telegram import FakeTelegramServer
+
+from bot.app import build_application
+from bot.serving import SECRET_HEADER, Webhook, serve_webhook
+from storage import Store
+
+ANNA = 1001
+SECRET = "s3cr3t_-"
+
+
+@pytest.fixture(autouse=True)
+def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+
+
+async def post(
+    port: int, body: bytes, secret: str | None = SECRET, media: str = "application/json"
+) -> int:
+    """POST ``body`` to the bot's webhook; the HTTP status."""
+    headers = {"Content-Type": media}
+    if secret is not None:
+        headers[SECRET_HEADER] = secret
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(f"http://127.0.0.1:{port}/hook", data=body, headers=headers) as response,
+    ):
+        return response.status
+
+
+def help_update(update_id: int) -> dict[str, Any]:
+    """Anna's ``/aiuto`` in her private chat, as Telegram posts it."""
+    anna = {"id": ANNA, "is_bot": False, "first_name": "Anna", "language_code": "it"}
+    return {
+        "update_id": update_id,
+        "message": {
+            "message_id": 99,
+            "date": int(time.time()),
+            "chat": {"id": ANNA, "type": "private", "first_name": "Anna"},
+            "from": anna,
+            "text": "/aiuto",
+            "entities": [{"type": "bot_command", "offset": 0, "length": 6}],
+        },
+    }
+
+
+async def test_the_webhook_takes_updates_and_refuses_what_is_no_update(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    anna = server.add_user(ANNA, "Anna")
+    port = free_ports(1)[0]
+    webhook = Webhook(f"http://127.0.0.1:{port}/hook", "127.0.0.1", port, "hook", SECRET)
+    store = Store.open(f"sqlite:///{tmp_path / 'w.db'}")
+    application = build_application(
+        server.token, store, server.base_url, table_delay=0, computer_pause=0, due_poll=None
+    )
+    stopping = asyncio.Event()
+    serving = asyncio.create_task(serve_webhook(application, webhook, stopping))
+    try:
+        await server.wait_for(lambda: server.webhook_url == webhook.url, timeout=30)
+        anna.start_private()  # posted by the fake Bot API, with the secret
+        greeting = await server.wait_for(lambda: server.last_message(ANNA, from_bot=True))
+        assert greeting.text.startswith("Ciao Anna!")
+        assert [d.status for d in server.webhook.deliveries] == [200]
+        refused = {
+            "no secret": await post(port, b"{}", secret=None),
+            "a wrong secret": await post(port, b"{}", secret="guessed"),
+            "not JSON": await post(port, b'{"update_id": 1, "message": {'),
+            "not UTF-8": await post(port, b'{"update_id": 1\xff}'),
+            "JSON, not an object": await post(port, b"[1, 2]"),
+            "an object, not an update": await post(port, b'{"message": {}}'),
+            "not JSON at all": await post(port, b"hello", media="text/plain"),
+        }
+        assert refused == {
+            "no secret": 403,
+            "a wrong secret": 403,
+            "not JSON": 400,
+            "not UTF-8": 400,
+            "JSON, not an object": 400,
+            "an object, not an update": 400,
+            "not JSON at all": 415,
+        }
+        said = len(server.messages(ANNA, from_bot=True))
+        assert await post(port, json.dumps(help_update(1)).encode()) == 200
+        await server.wait_for(lambda: len(server.messages(ANNA, from_bot=True)) == said + 1)
+        helped = server.messages(ANNA, from_bot=True)[-1]
+        assert helped.text.startswith("Tavolo — Scala 40 e Scopone.")
+    finally:
+        stopping.set()
+        await serving
+        store.close()
