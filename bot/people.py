@@ -7,7 +7,7 @@ import logging
 from telegram import Bot
 from telegram.error import TelegramError
 
-from bot.i18n import language_for, t
+from bot.i18n import isolated, language_for, t
 from storage import Store
 
 log = logging.getLogger(__name__)
@@ -41,10 +41,11 @@ class People:
         return self.store.chat_settings(chat_id).language or "it"
 
     def group_title(self, chat_id: int) -> str:
-        """The group's title for labelling hands (remembered from updates)."""
+        """The group's title for labelling hands (remembered from updates), isolated."""
         if chat_id > 0:
             return t(self.user_lang(chat_id), "private.title")
-        return self.titles.get(chat_id) or self.store.chat_settings(chat_id).title or str(chat_id)
+        title = self.titles.get(chat_id) or self.store.chat_settings(chat_id).title
+        return isolated(title or str(chat_id))
 
     def where(self, chat_id: int, lang: str) -> str:
         """Where a match is played, as a sentence says it: "in Amici" or "nella tua partita"."""

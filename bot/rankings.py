@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.i18n import isolated, t
 from storage import GameStats, LeaderboardEntry
 
 
@@ -28,7 +28,7 @@ def _line(entry: LeaderboardEntry, lang: str) -> str:
         lang,
         "rank.line",
         rank=entry.rank,
-        name=entry.name,
+        name=isolated(entry.name),
         mp=entry.mp,
         vp=entry.vp,
         matches=entry.matches,

@@ -23,7 +23,7 @@ from bot.answer import Answer
 from bot.computers import Computers
 from bot.delivery import Outbox, Pace, Priority
 from bot.hands import Hands
-from bot.i18n import html_lines, t
+from bot.i18n import html_lines, isolated, t
 from bot.languages import Languages
 from bot.lobby import Lobby
 from bot.matches import Matches, MatchHeld
@@ -309,7 +309,7 @@ class Tavolo:
                 self.lobby.refresh(record.id)
                 return
             lang = self.group_lang(chat_id)
-            text = t(lang, "cmd.player_left", name=record.seats[seat].name)
+            text = t(lang, "cmd.player_left", name=isolated(record.seats[seat].name))
             self.outbox.send(chat_id, text, priority=Priority.NOTICE)
             await self.moves.move(record, seat, "abandon", lang)
 

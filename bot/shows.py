@@ -16,7 +16,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callbacks
 from bot.delivery import Outbox, Priority, Render, Rendered
 from bot.games import ui_for
-from bot.i18n import t
+from bot.i18n import isolated, t
 from bot.matches import Matches, ui_of
 from bot.people import People
 from bot.render import table as table_render
@@ -204,7 +204,7 @@ class Shows:
         self._blocked.add((match_id, seat))
         record = self.store.get_match(match_id)
         lang = self.people.group_lang(record.chat_id)
-        name, link = record.seats[seat].name, self.people.deep_link(record.id)
+        name, link = isolated(record.seats[seat].name), self.people.deep_link(record.id)
         text = t(lang, "notify.blocked", name=name, link=link)
         self.outbox.send(record.chat_id, text, priority=Priority.NOTICE)
 

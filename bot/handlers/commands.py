@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 
 from bot.callbacks import MAX_ID
 from bot.handlers.common import display_name, is_admin, is_group, remember, reply, tavolo
-from bot.i18n import LANGUAGES, t
+from bot.i18n import LANGUAGES, isolated, t
 from bot.rankings import leaderboard_text, stats_text
 from engine.games import GAMES, by_word
 
@@ -56,7 +56,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if joined:
         reply(update, context, t(lang, joined))
         return
-    reply(update, context, t(lang, "cmd.start", name=display_name(user)))
+    reply(update, context, t(lang, "cmd.start", name=isolated(display_name(user))))
     service.resend_hands(user.id)
 
 

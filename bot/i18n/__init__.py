@@ -10,10 +10,13 @@ player's own.
 Messages are HTML. :func:`t` is the one place where text meets markup: every field that is a
 plain ``str`` (a player's name, a group's title, an engine message) is escaped, and what
 :func:`t` returns is :class:`Html`, which is not escaped again when it fills another template.
+A name people chose (a player's, a group's) is shown through :func:`isolated`, so that it cannot
+reorder the line around it.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from html import escape
 from io import BytesIO
@@ -51,6 +54,35 @@ _LOADED = {lang: _read(lang) for lang in LANGUAGES}
 CATALOGS: dict[str, dict[str, Text]] = {lang: texts for lang, (texts, _) in _LOADED.items()}
 """Every language's texts by key (a plural text as the tuple of its forms)."""
 _TRANSLATIONS = {lang: translations for lang, (_, translations) in _LOADED.items()}
+
+
+FSI, PDI = "\u2068", "\u2069"
+"""Unicode's first-strong isolate and its end (UAX #9): what lies between is laid out on its own."""
+_REORDERING = frozenset(
+    ("R", "AL", "AN", "LRE", "LRO", "RLE", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI")
+)
+"""Bidirectional classes that can move the text around them: right-to-left letters and digits,
+and the explicit embeddings, overrides and isolates."""
+_ISOLATES = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069"))
+
+
+def isolated(name: str) -> str:
+    """A name people chose, as it may sit in a line: a name that could reorder the line (one
+    with right-to-left letters or digits, or direction controls, such as a right-to-left
+    override) is wrapped in FSI ... PDI; its own isolates go, since one of them could end the
+    wrapping early or leave it open (embeddings and overrides inside end with it). A name of
+    left-to-right letters cannot reorder a line and is shown as typed.
+
+    >>> isolated("Anna")
+    'Anna'
+    >>> isolated("\u202eanna") == FSI + "\u202eanna" + PDI
+    True
+    >>> isolated("x\u2069\u202e") == FSI + "x\u202e" + PDI
+    True
+    """
+    if not any(unicodedata.bidirectional(c) in _REORDERING for c in name):
+        return name
+    return FSI + name.translate(_ISOLATES) + PDI
 
 
 def language_for(code: str | None) -> str:

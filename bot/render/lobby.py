@@ -8,7 +8,7 @@ from bot import callbacks
 from bot.callbacks import LobbyOp
 from bot.delivery import Rendered
 from bot.games import ui_for
-from bot.i18n import Html, html_lines, t
+from bot.i18n import Html, html_lines, isolated, t
 from bot.options_ui import value_text
 from bot.render.table import PAIRED_SEATS
 from engine.games import game
@@ -22,13 +22,15 @@ def lobby_view(record: MatchRecord, lang: str, options_panel: bool = False) -> R
     spec, ui = game(record.game), ui_for(record.game)
     low, high = spec.seats
     creator = next((s.name for s in record.seats if s.user_id == record.creator_id), None)
+    creator = None if creator is None else isolated(creator)
     lines: list[str] = [t(lang, "lobby.title", game=t(lang, f"game.{record.game}"))]
     if creator:
         lines.append(t(lang, "lobby.creator", name=creator))
     lines.append(t(lang, "lobby.players", count=len(record.seats), min=low, max=high))
     if record.seats:
         lines += [
-            t(lang, "lobby.seat", position=i + 1, name=s.name) for i, s in enumerate(record.seats)
+            t(lang, "lobby.seat", position=i + 1, name=isolated(s.name))
+            for i, s in enumerate(record.seats)
         ]
     else:
         lines.append(t(lang, "lobby.nobody"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from bot.i18n import t
+from bot.i18n import FSI, isolated, t
 from bot.render.length import clip
 from storage import MatchRecord
 
@@ -16,8 +16,8 @@ PAIRED_SEATS = 4
 
 
 def name_of(names: list[str], seat: int) -> str:
-    """The display name of a seat (plain text: :func:`bot.i18n.t` escapes it)."""
-    return names[seat] if 0 <= seat < len(names) else f"#{seat}"
+    """The display name of a seat, isolated (plain text: :func:`bot.i18n.t` escapes it)."""
+    return isolated(names[seat]) if 0 <= seat < len(names) else f"#{seat}"
 
 
 def header(lang: str, game: str, hand: int, names: list[str], dealer: int) -> str:
@@ -47,7 +47,7 @@ def turn_line(lang: str, name: str) -> str:
 
 def _vowel_a(name: str) -> bool:
     """Whether Italian says "ad" before the name (it starts with an "a")."""
-    return name[:1].lower() in ("a", "à")
+    return name.lstrip(FSI)[:1].lower() in ("a", "à")
 
 
 def side_name(names: list[str], sides: list[int], side: int) -> str:
@@ -90,5 +90,5 @@ def pairs_line(record: MatchRecord, lang: str) -> str | None:
     """Who partners whom, once four are seated: seats 0 and 2 against 1 and 3."""
     if len(record.seats) != PAIRED_SEATS:
         return None
-    names = [s.name for s in record.seats]
+    names = [isolated(s.name) for s in record.seats]
     return t(lang, "lobby.pairs", a=f"{names[0]} + {names[2]}", b=f"{names[1]} + {names[3]}")

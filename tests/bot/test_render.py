@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from telegram import InlineKeyboardMarkup
@@ -12,11 +13,14 @@ from bot.delivery import outbox as delivery
 from bot.games import scala40 as scala40_ui
 from bot.games import scopone as scopone_ui
 from bot.hand_ui import Capture, HandUI, context_token
+from bot.i18n import isolated
 from bot.render.cards import card as pretty
 from bot.render.length import clip, split, utf16_len
-from bot.render.table import match_result_text
+from bot.render.lobby import lobby_view
+from bot.render.table import match_result_text, name_of, pairs_line, side_name, turn_line
 from engine import scala40, scopone
 from engine.scala40.greedy import greedy_action
+from storage import Store
 
 NAMES = ["<Anna & Co>", "Luca", "Marco", "Sara"]
 
@@ -193,3 +197,42 @@ class TestPhoneFriendly:
         self.fits(scala40_ui.hand_result_text(m.last_hand, LONG_NAMES, sides, lang), self.RESULT)
         mp, vp = [10, -2, -2, -2, -2, -2], [20, 0, 0, 0, 0, 0]
         self.fits(match_result_text(mp, vp, [0], LONG_NAMES, lang, False), self.RESULT)
+
+
+class TestNamesAreIsolated:
+    """A name that could reorder its line (right-to-left letters, direction controls) is shown
+    between FSI and PDI; one of left-to-right letters is shown as typed."""
+
+    def test_isolated(self) -> None:
+        assert isolated("Anna") == "Anna"
+        assert isolated("<Anna & Co> 7") == "<Anna & Co> 7"
+        assert isolated("\u202eAnna") == "\u2068\u202eAnna\u2069"
+        assert isolated("لوقا") == "\u2068لوقا\u2069"
+        assert isolated("١٢") == "\u2068١٢\u2069"  # Arabic digits
+        # A PDI of its own would end the isolation early; an FSI, leave it open.
+        assert isolated("x\u2069\u202ey") == "\u2068x\u202ey\u2069"
+        assert isolated("\u2068x") == "\u2068x\u2069"
+
+    def test_table_lines(self) -> None:
+        names = ["\u202eAnna", "Aisha عائشة"]
+        text = scala40_ui.table_text(scala40.new_match(players=2, seed=11).view(0), names, "it")
+        assert "👉 \u2068\u202eAnna\u2069 — 13 carte" in text.splitlines()
+        assert "Punti: \u2068\u202eAnna\u2069 0 · \u2068Aisha عائشة\u2069 0" in text
+        assert turn_line("it", name_of(names, 1)) == "Tocca ad <b>\u2068Aisha عائشة\u2069</b>"
+        assert side_name(names, [0, 0], 0) == "\u2068\u202eAnna\u2069 + \u2068Aisha عائشة\u2069"
+
+    def test_lobby_and_pairs(self, tmp_path: Path) -> None:
+        store = Store.open(f"sqlite:///{tmp_path / 'l.db'}")
+        try:
+            record = store.create_match(-5, "scopone", {}, 1, "\u202eAnna", seed=3)
+            for user, name in ((2, "Luca"), (3, "لوقا"), (4, "Sara")):
+                record = store.add_seat(record.id, user, name)
+        finally:
+            store.close()
+        text, _ = lobby_view(record, "it")
+        assert "Organizza \u2068\u202eAnna\u2069" in text.splitlines()
+        assert "1. \u2068\u202eAnna\u2069" in text.splitlines()
+        assert "3. \u2068لوقا\u2069" in text.splitlines()
+        assert pairs_line(record, "it") == (
+            "Coppie: \u2068\u202eAnna\u2069 + \u2068لوقا\u2069 contro Luca + Sara"
+        )

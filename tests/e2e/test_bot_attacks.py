@@ -21,6 +21,7 @@ from fake_telegram import FakeTelegramServer
 from s40_helpers import position
 
 from bot.hand_ui import context_token
+from bot.i18n import isolated
 from bot.matches import ui_of
 from bot.service import Tavolo
 from engine import scala40
@@ -224,7 +225,8 @@ async def test_hostile_names_are_shown_as_typed(
     fake_telegram: FakeTelegramServer, tmp_path: Path
 ) -> None:
     """Six players with names that are HTML, emoji, right-to-left or zero-width join a lobby
-    through /start: each is greeted by name, and the lobby shows the names as typed."""
+    through /start: each is greeted by name, and the lobby shows the names as typed (the
+    right-to-left one isolated, so that it cannot reorder its line)."""
     server = fake_telegram
     ids = list(range(2001, 2001 + len(HOSTILE)))
     users = [
@@ -252,8 +254,70 @@ async def test_hostile_names_are_shown_as_typed(
             for line in lobby.text.split("\n")
             if line[:2] in {f"{n}." for n in range(1, 7)}
         ]
-        assert shown == HOSTILE
+        assert shown == [isolated(name) for name in HOSTILE]
+        assert shown[4] == f"\u2068{HOSTILE[4]}\u2069"
         assert api_errors(server) == []
+
+
+REVERSED = "\u202eAnna"
+"""A name that starts with a right-to-left override: not isolated, it would reverse the rest
+of every line it is in."""
+ARABIC = "لوقا"
+TITLE = "\u202eCircolo"
+
+
+def isolation_faults(server: FakeTelegramServer, names: tuple[str, ...]) -> list[str]:
+    """Every text the bot sent or edited in which one of ``names`` is not isolated."""
+    faults = []
+    for call in server.calls_of("sendMessage", "editMessageText", "answerCallbackQuery"):
+        text = str(call.params.get("text") or "")
+        for name in names:
+            if text.count(name) != text.count(f"\u2068{name}\u2069"):
+                faults.append(f"{name!r} in {text!r}")
+    return faults
+
+
+def shown_in(server: FakeTelegramServer, name: str) -> int:
+    """How many texts the bot sent or edited show ``name``."""
+    calls = server.calls_of("sendMessage", "editMessageText")
+    return sum(1 for call in calls if name in str(call.params.get("text") or ""))
+
+
+async def test_names_that_could_reorder_a_line_are_isolated_everywhere(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """A player whose name starts with a right-to-left override, one with an Arabic name, in
+    a group whose title starts with one: the table, the hands, the bells, the scores, the
+    notice that a player left, the final ranking and the group's rankings show each name
+    between FSI and PDI, so the rest of each line reads as written."""
+    server = fake_telegram
+    people = [(ANNA, REVERSED, "it"), (LUCA, ARABIC, "it")]
+    seat_people(server, GROUP_A, TITLE, people, admins=(ANNA,))
+    match = position(list(RIGGED_HANDS), discard="KD", stock_top="AC AD 2H 3H", to_play=1)
+    match_id = store_started_match(
+        tmp_path / "n.db", GROUP_A, TITLE, people, "scala40", match.to_json(),
+        scala40.Options().to_dict(),
+    )  # fmt: skip
+    anna, luca = server.user(ANNA), server.user(LUCA)
+    async with running_bot(server, tmp_path / "n.db") as service:
+        await settle(server, service)
+        hand = server.message(LUCA, service.store.get_match(match_id).seats[1].hand_message_id or 0)
+        assert hand is not None
+        await luca.press(LUCA, hand.message_id, button_data(hand, "🂠 Pesca")).answered()
+        await settle(server, service)
+        luca.send(GROUP_A, "/punti")
+        await settle(server, service)
+        score = server.last_message(GROUP_A, from_bot=True)
+        assert score is not None
+        assert score.text == f"Punteggio\n\u2068{REVERSED}\u2069: 0\n\u2068{ARABIC}\u2069: 0"
+        anna.leave_group(GROUP_A)
+        await settle(server, service)
+        luca.send(GROUP_A, "/classifica")
+        await settle(server, service)
+    assert isolation_faults(server, (REVERSED, ARABIC, TITLE)) == []
+    assert shown_in(server, REVERSED) >= 6 and shown_in(server, ARABIC) >= 6
+    assert shown_in(server, TITLE) >= 2  # the hands' titles
+    assert api_errors(server) == []
 
 
 async def test_a_long_ranking_is_split_by_what_telegram_counts(
