@@ -6,7 +6,12 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -14,6 +19,7 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
@@ -133,6 +139,7 @@ def build_application(
 
 def register(application: Application) -> None:  # type: ignore[type-arg]
     """Every handler, in one place."""
+    application.add_handler(TypeHandler(Update, events.seen), group=-1)
     handlers = {
         "newgame": commands.new_game,
         "start": commands.start,

@@ -71,6 +71,7 @@ class Tavolo:
         self.hands = Hands(self.matches, self.people, self.shows, self.moves)
         self.questions = Questions(self.matches, self.people, self.outbox, self.moves)
         self.languages = Languages(store, self.people, self.outbox)
+        self.outbox.on_closed = self.chat_closed
 
     # --- what tests and handlers read --------------------------------------------------------
 
@@ -280,19 +281,42 @@ class Tavolo:
         if old_id in self.titles:
             self.titles[new_id] = self.titles.pop(old_id)
 
-    async def bot_removed(self, chat_id: int) -> None:
-        """The bot left the group: its match is stopped (recorded, not ranked)."""
+    async def chat_closed(self, chat_id: int) -> None:
+        """The bot can no longer write in the chat (removed from the group, the group gone, a
+        player who blocked it): nothing more goes to a group, and the chat's match ends. A
+        lobby nobody saw leaves no trace, a lobby is cancelled, a match is stopped like any
+        (recorded, not ranked: timers off, bells gone, hands finished) and, in a group, its
+        players are told why in private."""
+        if chat_id < 0:
+            self.outbox.close_chat(chat_id)
         record = self.store.active_match_in_chat(chat_id)
         if record is None:
             return
         async with self.matches.lock(record.id):
             record = self.store.get_match(record.id)
             if record.status == "lobby":
-                self.store.set_status(record.id, "stopped")
+                if not self.store.discard_lobby(record.id):
+                    self.store.set_status(record.id, "stopped")
+                self.shows.panels.pop(record.id, None)
                 return
-            # Stopped like any match (timers off, bells gone, hands finished); what goes to the
-            # group is refused by Telegram now, and dropped.
+            if record.status != "playing":
+                return
             await self.moves.move(record, 0, "stop", self.group_lang(chat_id))
+        if chat_id < 0:
+            self._tell_removed(record)
+
+    def _tell_removed(self, record: MatchRecord) -> None:
+        """Each person at a match stopped because the bot left its group hears why."""
+        for seat in record.seats:
+            if seat.user_id is not None:
+                lang = self.user_lang(seat.user_id)
+                where = self.people.group_title(record.chat_id)
+                text = t(lang, "notify.removed", group=where)
+                self.outbox.send(seat.user_id, text, priority=Priority.NOTICE)
+
+    def chat_opened(self, chat_id: int) -> None:
+        """The bot is in the group (again): messages go there."""
+        self.outbox.reopen_chat(chat_id)
 
     async def member_left(self, chat_id: int, user_id: int) -> None:
         """A player left the group: in the lobby they leave; in a match they abandon."""

@@ -912,6 +912,19 @@ class Store:
             replace_work(s.connection(), match_id, row.version, ())
             return _match_record(row, self._seats(s, match_id))
 
+    def discard_lobby(self, match_id: int) -> bool:
+        """Delete a lobby that was never shown (it has no table message): nobody saw it, so it
+        leaves no trace (a group the bot is not in, or left as the lobby opened). Whether it
+        was deleted (False: it was shown, or is no lobby any more)."""
+        with self._session(write=True) as s:
+            row = self._lock(s, match_id)
+            if row.status != LOBBY or row.table_message_id is not None:
+                return False
+            s.exec(delete(SeatTable).where(col(SeatTable.match_id) == match_id))
+            s.exec(delete(ConfirmationTable).where(col(ConfirmationTable.match_id) == match_id))
+            s.delete(row)
+        return True
+
     # --- Reading matches -----------------------------------------------------------------------
 
     def get_match(self, match_id: int) -> MatchRecord:

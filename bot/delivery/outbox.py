@@ -18,7 +18,11 @@ limits itself, here:
   summaries and command replies; waiting raises an entry's rank (``Pace.aging``), so nothing
   starves, and replies and clean-ups leave a token in the bucket for the more urgent;
 - command replies are absorbed: identical ones merge, one sent recently is not repeated, and a
-  reply that cannot go out within ``Pace.reply_ttl`` is dropped, never queued for minutes.
+  reply that cannot go out within ``Pace.reply_ttl`` is dropped, never queued for minutes;
+- a group closed to the bot (Telegram answers 403, the bot was removed, or 400 "chat not found")
+  gets nothing more: what waits for it is dropped, what comes for it too, for
+  :data:`CLOSED_FOR` seconds or until the bot is back there (:meth:`Outbox.reopen_chat`), and
+  ``on_closed`` is told once (it ends what belonged to the group).
 
 Answers to button presses (``answerCallbackQuery``) never pass through here: the handlers answer
 directly, so a press is answered at once whatever the chat's budget.
@@ -40,7 +44,7 @@ from enum import IntEnum
 
 from telegram import Bot, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.warnings import PTBDeprecationWarning
 
 from bot.delivery.limits import Changes, Clock, Gate, Pace, TokenBucket
@@ -54,6 +58,9 @@ MAX_REMEMBERED = 50_000
 MAX_CAPTION = 1024
 """UTF-16 units Telegram takes in a document's caption."""
 GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
+CLOSED_FOR = 60.0
+"""Seconds a group that Telegram said is closed to the bot gets nothing more, unless the bot is
+seen back there first (another instance may have seen it added again)."""
 
 
 class Priority(IntEnum):
@@ -173,6 +180,8 @@ class ChatQueue:
     replied: dict[str, float] = field(default_factory=dict)
     shown_at: dict[Hashable, float] = field(default_factory=dict)
     deleting: set[int] = field(default_factory=set)
+    closing: bool = False
+    """Telegram just said the chat is closed to the bot: ``on_closed`` is to be told."""
 
 
 class Later(Exception):
@@ -208,6 +217,10 @@ class Outbox:
         self.dropped = 0
         self.refused = 0
         self.closed = False
+        self.closed_chats: dict[int, float] = {}
+        """Groups closed to the bot, and until when nothing goes there."""
+        self.on_closed: Callable[[int], Awaitable[None]] | None = None
+        """Told of a group Telegram said is closed to the bot (in that chat's worker)."""
         self._seq = itertools.count()
 
     # --- what callers ask for ----------------------------------------------------------------
@@ -313,6 +326,40 @@ class Outbox:
         queue.deleting.add(message_id)
         self._add(queue, ("delete", message_id), Delete(message_id, done, instead), priority)
 
+    def close_chat(self, chat_id: int) -> None:
+        """Nothing more goes to the group ``chat_id`` (the bot is no longer there): what waits
+        for it is dropped now, what comes for it later too, for :data:`CLOSED_FOR` seconds."""
+        self.closed_chats[chat_id] = self.clock() + CLOSED_FOR
+        queue = self.chats.get(chat_id)
+        if queue is not None:
+            for entry in list(queue.entries.values()):
+                self._drop(queue, entry.work)
+            queue.entries.clear()
+            queue.changes.notify()  # its worker need not wait for what was due
+
+    def reopen_chat(self, chat_id: int) -> None:
+        """The bot is in the group ``chat_id`` (again): messages go there."""
+        self.closed_chats.pop(chat_id, None)
+
+    def is_closed(self, chat_id: int) -> bool:
+        """Whether nothing goes to ``chat_id`` now."""
+        until = self.closed_chats.get(chat_id)
+        if until is not None and until <= self.clock():
+            del self.closed_chats[chat_id]
+            return False
+        return until is not None
+
+    def _drop(self, queue: ChatQueue, work: Work) -> None:
+        """Work for a closed chat, dropped: its callers hear that the chat is closed."""
+        self.dropped += 1
+        if isinstance(work, Put):
+            work.done(None, None)
+        elif isinstance(work, Send):
+            if work.done is not None:
+                work.done(None)
+        else:
+            queue.deleting.discard(work.message_id)
+
     def remember(self, chat_id: int, message_id: int, shown: str) -> None:
         """What a message shows (as Telegram confirmed it)."""
         key = (chat_id, message_id)
@@ -391,6 +438,9 @@ class Outbox:
         expires: float | None = None,
         gathering: bool = False,
     ) -> None:
+        if self.is_closed(queue.chat_id):
+            self._drop(queue, work)
+            return
         seq = next(self._seq)
         now = self.clock()
         key = ("entry", seq) if key is None else key
@@ -412,9 +462,21 @@ class Outbox:
                 except Later as later:
                     self._again(queue, entry, later)
                 except Exception:
-                    log.exception("delivery to %s failed: %r", queue.chat_id, entry.work)
+                    if not self.is_closed(queue.chat_id):
+                        log.exception("delivery to %s failed: %r", queue.chat_id, entry.work)
+                if queue.closing:
+                    queue.closing = False
+                    await self._tell_closed(queue.chat_id)
         finally:
             queue.task = None
+
+    async def _tell_closed(self, chat_id: int) -> None:
+        if self.on_closed is None:
+            return
+        try:
+            await self.on_closed(chat_id)
+        except Exception:
+            log.exception("ending what belonged to %s failed", chat_id)
 
     async def _next(self, queue: ChatQueue) -> Entry | None:
         """The entry to perform now, with its place in the overall budget taken."""
@@ -495,7 +557,9 @@ class Outbox:
             seconds = retry_seconds(error)
             log.warning("429 in %s: retry after %.1f s", queue.chat_id, seconds)
             raise Later(seconds, counts=False) from error
-        except BadRequest:
+        except (BadRequest, Forbidden) as error:
+            if queue.chat_id < 0 and closes_chat(error):
+                self._closed_by_telegram(queue, error)
             raise
         except NetworkError as error:
             sent = "not sent" not in error.message.replace("*", "")  # "Request was *not* sent"
@@ -508,6 +572,13 @@ class Outbox:
                 queue.bucket.spend(self.clock())
                 self.sent += 1
             self.gate.leave(counted)
+
+    def _closed_by_telegram(self, queue: ChatQueue, error: TelegramError) -> None:
+        """Telegram says the group is closed to the bot: nothing more goes there."""
+        if not self.is_closed(queue.chat_id):
+            log.info("group %s is closed to the bot: %s", queue.chat_id, error.message)
+            self.close_chat(queue.chat_id)
+            queue.closing = True
 
     def _shared_wait(self, chat_id: int) -> float:
         """Seconds until the chat's budget shared with the other instances lets a message out
@@ -739,6 +810,13 @@ Telegram with a little jitter, and nobody counts them again when they finish).""
 Reserve = Callable[[int, float, int], float]
 """Takes a place for a message in a chat's budget shared by the bot's instances (chat, seconds
 between messages, burst): 0.0, or the seconds to wait (:meth:`storage.Store.reserve_message`)."""
+
+
+def closes_chat(error: TelegramError) -> bool:
+    """Whether Telegram's refusal says the bot can no longer write in a group: removed
+    ("bot was kicked from the group chat", "bot is not a member of the supergroup chat"), or
+    the group is gone ("chat not found")."""
+    return isinstance(error, Forbidden) or "chat not found" in error.message.lower()
 
 
 def retry_seconds(error: RetryAfter) -> float:

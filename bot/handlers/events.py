@@ -1,11 +1,11 @@
-"""Telegram's own events: supergroup migration, the bot removed, a member leaving."""
+"""Telegram's own events: supergroup migration, the bot removed or added, a member leaving."""
 
 from __future__ import annotations
 
 from telegram import ChatMember, Update
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import tavolo
+from bot.handlers.common import is_group, tavolo
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -17,12 +17,26 @@ async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def bot_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The bot removed from a group stops that group's match (recorded, not ranked)."""
+    """The bot removed from a group (or blocked in private): nothing more goes there, and the
+    chat's match ends (recorded, not ranked); the bot added again: messages go there."""
     change = update.my_chat_member
     if change is None:
         return
     if change.new_chat_member.status in (ChatMember.LEFT, ChatMember.BANNED):
-        await tavolo(context).bot_removed(change.chat.id)
+        await tavolo(context).chat_closed(change.chat.id)
+    else:
+        tavolo(context).chat_opened(change.chat.id)
+
+
+async def seen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Someone wrote or pressed in a group: the bot is there (another instance may have seen
+    it added again), so messages go there."""
+    chat = update.effective_chat
+    acted = update.callback_query is not None or (
+        update.message is not None and update.message.text is not None
+    )
+    if acted and chat is not None and is_group(chat):
+        tavolo(context).chat_opened(chat.id)
 
 
 async def member_left(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -222,6 +222,44 @@ async def test_a_chat_closed_to_the_bot_is_reported() -> None:
     assert bot.calls == [] and hand.done == [None]
 
 
+async def test_a_group_closed_to_the_bot_gets_nothing_more_and_is_told_once() -> None:
+    """Telegram refuses the table's edit (the bot was removed): what waits for that group is
+    dropped, what comes for it later too, and the service hears it once; once the bot is back
+    (or CLOSED_FOR has passed) messages go there again. A group that is gone ("chat not
+    found") is closed too; a player who blocked the bot closes nothing."""
+    box, bot = outbox()
+    told: list[int] = []
+
+    async def closed(chat_id: int) -> None:
+        told.append(chat_id)
+        box.send(chat_id, "what the end of the match says")  # dropped too
+
+    box.on_closed = closed
+    table = LiveMessage(1)
+    bot.fail("edit", -1, Forbidden("Forbidden: bot was kicked from the group chat"))
+    box.put(-1, "table", table.render, table.store, Priority.TABLE)
+    box.send(-1, "a notice", priority=Priority.NOTICE)
+    await box.drain()
+    box.put(-1, "table", table.render, table.store, Priority.TABLE)
+    await box.drain()
+    assert bot.calls == [] and told == [-1] and table.done == [None, None]
+    box.reopen_chat(-1)
+    box.send(-1, "back")
+    bot.fail("send", -2, BadRequest("Chat not found"))
+    box.send(-2, "nobody reads this")
+    await box.drain()
+    box.send(-2, "nor this")
+    box.closed_chats[-2] = box.clock() - 1  # CLOSED_FOR has passed
+    box.send(-2, "but this")
+    bot.fail("send", 8, Forbidden("Forbidden: bot was blocked by the user"))
+    box.send(8, "a blocked player")
+    await box.drain()
+    box.send(8, "unblocked")
+    await box.drain()
+    assert bot.calls == [("send", -1, "back"), ("send", -2, "but this"), ("send", 8, "unblocked")]
+    assert told == [-1, -2] and not box.is_closed(8)
+
+
 async def test_a_burst_of_taps_costs_two_edits() -> None:
     """The first tap shows at once; the taps right after it are gathered into one edit of the
     final state, sent once they pause."""

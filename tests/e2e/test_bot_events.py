@@ -85,6 +85,150 @@ async def test_bot_removed_stops_the_match(
         assert service.store.leaderboard(GROUP, "scala40") == []
 
 
+def group_calls(server: FakeTelegramServer, after: int) -> list[str]:
+    """The requests the bot made in the group after ``after`` (a mark)."""
+    return [c.summary() for c in server.calls if c.seq > after and c.params.get("chat_id") == GROUP]
+
+
+REMOVED = (
+    "⛔ La partita in Circolo è interrotta: non sono più nel gruppo. Non conta per la classifica."
+)
+
+
+async def test_bot_removed_sends_nothing_more_there_and_tells_the_players(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Removed from the group mid-match: the bot makes no request there any more (not the
+    table's last edit, not the end of the match), stops the match, finishes the hands, takes
+    the turn's bell back and tells each player why, in private."""
+    server = fake_telegram
+    people(server)
+    match_id = two_player_match(tmp_path / "e.db")
+    async with running_bot(server, tmp_path / "e.db") as service:
+        await settle(server, service)
+        bell = service.store.get_match(match_id).seats[1].turn_message_id
+        assert bell is not None
+        mark = server.mark()
+        server.group(GROUP).remove_bot()
+        await settle(server, service)
+        assert group_calls(server, mark) == []
+        record = service.store.get_match(match_id)
+        assert record.status == "stopped"
+        for user in (ANNA, LUCA):
+            assert server.last_message(user, from_bot=True).text == REMOVED  # type: ignore[union-attr]
+        hand = server.message(LUCA, record.seats[1].hand_message_id or 0)
+        assert hand is not None and hand.text.endswith("🏁 La partita è finita.")
+        assert not hand.inline_keyboard
+        assert server.message(LUCA, bell).deleted  # type: ignore[union-attr]
+
+
+async def test_a_removal_the_bot_missed_is_learnt_from_telegram_s_refusal(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """The bot was kicked and another instance got the update: the next table edit is
+    refused (403), and that is the last request the bot makes in the group; the match stops
+    as if the bot had got the update. Added back (another instance told), a command from the
+    group opens it to the bot again."""
+    server = fake_telegram
+    people(server)
+    match_id = two_player_match(tmp_path / "e.db")
+    async with running_bot(server, tmp_path / "e.db", strict=False) as service:
+        await settle(server, service)
+        server.group(GROUP).bot_status = "kicked"  # the update went to another instance
+        mark = server.mark()
+        record = service.store.get_match(match_id)
+        hand = server.message(LUCA, record.seats[1].hand_message_id or 0)
+        assert hand is not None
+        luca = server.user(LUCA)
+        await luca.press(LUCA, hand.message_id, button_data(hand, "🂠 Pesca")).answered()
+        await settle(server, service)
+        refused = group_calls(server, mark)
+        assert len(refused) == 1, refused
+        assert refused[0].endswith("403 Forbidden: bot was kicked from the group chat")
+        record = service.store.get_match(match_id)
+        assert record.status == "stopped"
+        assert [m.action for m in service.store.moves(match_id)] == ["draw", "stop"]
+        assert server.last_message(ANNA, from_bot=True).text == REMOVED  # type: ignore[union-attr]
+        # Added back, and again the update went to another instance: a command in the group
+        # tells this one it is there.
+        server.group(GROUP).bot_status = "member"
+        server.user(ANNA).send(GROUP, "/nuova scopone")
+        await settle(server, service)
+        lobby = service.store.active_match_in_chat(GROUP)
+        assert lobby is not None and lobby.table_message_id is not None
+
+
+async def test_the_bot_added_again_plays_there(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    people(server)
+    two_player_match(tmp_path / "e.db")
+    async with running_bot(server, tmp_path / "e.db") as service:
+        await settle(server, service)
+        group = server.group(GROUP)
+        group.remove_bot()
+        await settle(server, service)
+        group.add_bot(by=ANNA)
+        await settle(server, service)
+        server.user(ANNA).send(GROUP, "/nuova scopone")
+        await settle(server, service)
+        lobby = service.store.active_match_in_chat(GROUP)
+        assert lobby is not None and lobby.table_message_id is not None
+        shown = server.message(GROUP, lobby.table_message_id)
+        assert shown is not None and shown.text.startswith("🃏 Nuova partita: Scopone")
+
+
+def forged_command(server: FakeTelegramServer, chat_id: int, text: str) -> None:
+    """A command from a group the bot is not in (Telegram would never send it: a forged
+    update, posted with the webhook's secret)."""
+    anna = server.user(ANNA).to_api()
+    server.enqueue(
+        "message",
+        {
+            "message_id": 1,
+            "date": server.now(),
+            "chat": {"id": chat_id, "type": "supergroup", "title": "Altrove"},
+            "from": anna,
+            "text": text,
+            "entities": [{"type": "bot_command", "offset": 0, "length": text.index(" ")}],
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("known", "refusal"),
+    [
+        (False, "400 Bad Request: chat not found"),
+        (True, "403 Forbidden: bot is not a member of the supergroup chat"),
+    ],
+)
+async def test_a_forged_update_from_a_group_the_bot_is_not_in_leaves_no_lobby(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, known: bool, refusal: str
+) -> None:
+    """The lobby it opened cannot be shown there: Telegram's refusal deletes it."""
+    server = fake_telegram
+    people(server)
+    elsewhere = -100970
+    if known:
+        server.add_group(elsewhere, "Altrove", members=[ANNA], supergroup=True, bot_member=False)
+    async with running_bot(server, tmp_path / "e.db", strict=False) as service:
+        mark = server.mark()
+        forged_command(server, elsewhere, "/nuova scopone")
+        await settle(server, service)
+        refused = group_calls(server, mark) + [
+            c.summary()
+            for c in server.calls
+            if c.seq > mark and c.params.get("chat_id") == elsewhere
+        ]
+        assert len(refused) == 1 and refused[0].endswith(refusal), refused
+        assert service.store.last_match_in_chat(elsewhere) is None
+        # The same group's command later is tried again (and refused again): nothing stays.
+        forged_command(server, elsewhere, "/nuova scala40")
+        await settle(server, service)
+        assert service.store.last_match_in_chat(elsewhere) is None
+
+
 async def test_a_player_leaving_abandons(fake_telegram: FakeTelegramServer, tmp_path: Path) -> None:
     """S40-14.1: in a 2-player match the one who leaves loses at once."""
     server = fake_telegram

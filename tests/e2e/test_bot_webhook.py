@@ -1,6 +1,7 @@
 """End to end, on a webhook: the real bot serves its own webhook (:mod:`bot.serving`) and the
 fake Bot API posts the updates to it, as Telegram does; a request that is no update gets the
-status that tells its sender not to send it again."""
+status that tells its sender not to send it again; a forged update that has the secret leaves
+nothing behind."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from bot.serving import SECRET_HEADER, Webhook, serve_webhook
 from storage import Store
 
 ANNA = 1001
+ELSEWHERE = -100980
 SECRET = "s3cr3t_-"
 
 
@@ -42,20 +44,19 @@ async def post(
         return response.status
 
 
-def help_update(update_id: int) -> dict[str, Any]:
-    """Anna's ``/aiuto`` in her private chat, as Telegram posts it."""
+def command(update_id: int, chat: dict[str, Any], text: str) -> bytes:
+    """Anna's command ``text`` in ``chat``, as Telegram posts it."""
     anna = {"id": ANNA, "is_bot": False, "first_name": "Anna", "language_code": "it"}
-    return {
-        "update_id": update_id,
-        "message": {
-            "message_id": 99,
-            "date": int(time.time()),
-            "chat": {"id": ANNA, "type": "private", "first_name": "Anna"},
-            "from": anna,
-            "text": "/aiuto",
-            "entities": [{"type": "bot_command", "offset": 0, "length": 6}],
-        },
+    length = text.index(" ") if " " in text else len(text)
+    message = {
+        "message_id": 99,
+        "date": int(time.time()),
+        "chat": chat,
+        "from": anna,
+        "text": text,
+        "entities": [{"type": "bot_command", "offset": 0, "length": length}],
     }
+    return json.dumps({"update_id": update_id, "message": message}).encode()
 
 
 async def test_the_webhook_takes_updates_and_refuses_what_is_no_update(
@@ -96,10 +97,21 @@ async def test_the_webhook_takes_updates_and_refuses_what_is_no_update(
             "not JSON at all": 415,
         }
         said = len(server.messages(ANNA, from_bot=True))
-        assert await post(port, json.dumps(help_update(1)).encode()) == 200
+        private = {"id": ANNA, "type": "private", "first_name": "Anna"}
+        assert await post(port, command(1, private, "/aiuto")) == 200
         await server.wait_for(lambda: len(server.messages(ANNA, from_bot=True)) == said + 1)
         helped = server.messages(ANNA, from_bot=True)[-1]
-        assert helped.text.startswith("Tavolo — Scala 40 e Scopone.")
+        assert (helped.text or "").startswith("Tavolo — Scala 40 e Scopone.")
+        # Forged with the secret: a /nuova from a group the bot is not in. Its lobby cannot be
+        # shown there, and Telegram's refusal takes it away.
+        elsewhere = {"id": ELSEWHERE, "type": "supergroup", "title": "Altrove"}
+        assert await post(port, command(2, elsewhere, "/nuova scopone")) == 200
+        lobby = await server.wait_for_call(
+            "sendMessage", lambda c: c.params.get("chat_id") == ELSEWHERE
+        )
+        assert lobby.error == "Bad Request: chat not found"
+        await application.bot_data["tavolo"].drain()
+        assert store.last_match_in_chat(ELSEWHERE) is None
     finally:
         stopping.set()
         await serving

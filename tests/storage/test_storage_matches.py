@@ -109,6 +109,24 @@ class TestLobby:
         again = store.create_match(-100, "scala40", {}, 2, "Bea", seed=3)
         assert store.active_match_in_chat(-100) == again
 
+    def test_a_lobby_nobody_saw_is_discarded_without_a_trace(self, store: Store) -> None:
+        """A lobby the bot could not show (a group it is not in) goes; one shown, or a match
+        started, stays."""
+        unseen = store.add_seat(store.create_match(-100, "scopone", {}, 1, "Anna", 1).id, 2, "Bea")
+        store.ask(-100, 1, "stop", unseen.id)
+        assert store.discard_lobby(unseen.id)
+        with pytest.raises(MatchNotFound):
+            store.get_match(unseen.id)
+        assert store.active_match_in_chat(-100) is None
+        assert store.last_match_in_chat(-100) is None
+        shown = store.create_match(-100, "scopone", {}, 1, "Anna", seed=1)
+        store.set_table_message(shown.id, -100, 5)
+        assert not store.discard_lobby(shown.id)
+        assert store.get_match(shown.id).status == LOBBY
+        playing, _ = started(store, "scala40", 2, chat_id=-200)
+        assert not store.discard_lobby(playing.id)
+        assert store.get_match(playing.id).status == PLAYING
+
     def test_missing_match(self, store: Store) -> None:
         with pytest.raises(MatchNotFound, match="there is no match 404"):
             store.get_match(404)
