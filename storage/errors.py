@@ -85,6 +85,7 @@ class Conflict(StoreError):
 
 class DatabaseUnavailable(StoreError):
     """The database cannot do its work now, through no fault of the caller or of the data: the
-    disk is full, the file or its folder may not be written, another process holds it. Nothing
-    was written; the message says what is wrong and what to do. One log line says it all: the
-    traceback adds nothing."""
+    disk is full, the file or its folder may not be written, another process holds it, its
+    server does not answer (down, restarting). Nothing was written; the message says what is
+    wrong and what to do. One log line says it all: the traceback adds nothing. The same call
+    may work later: the bot shows what waited once the database works again."""

@@ -39,7 +39,13 @@ from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
 from sqlalchemy import Connection, Engine, case, delete, func, insert, update
 from sqlalchemy import select as sa_select
-from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import (
+    DBAPIError,
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+    SQLAlchemyError,
+)
 from sqlmodel import Session, SQLModel, col, select
 
 from engine.errors import EngineError, SnapshotError
@@ -525,7 +531,25 @@ class Store:
             return DatabaseUnavailable(
                 self.database, f"cannot write the database ({_reason(error)}): {trouble}"
             )
+        if self._lost(error):
+            return DatabaseUnavailable(
+                self.database,
+                f"the database did not answer ({_reason(error)}): is its server running? "
+                "The bot tries again",
+            )
         return StoreError(self.database, f"database error: {_reason(error)}")
+
+    def _lost(self, error: BaseException) -> bool:
+        """Whether the connection to the database failed (its server is down, restarting, out
+        of reach), rather than the statement: a socket's error, or on a database server an
+        operational or interface error, or a connection SQLAlchemy had to throw away."""
+        orig = error.orig if isinstance(error, DBAPIError) else error
+        if isinstance(orig, OSError):
+            return True
+        if is_sqlite(self.url):
+            return False  # SQLite's operational errors are about the file: see _trouble
+        invalidated = isinstance(error, DBAPIError) and error.connection_invalidated
+        return isinstance(error, OperationalError | InterfaceError) or invalidated
 
     def close(self) -> None:
         """Close every connection, and let go of the file (see :meth:`open`). The store cannot
@@ -1113,6 +1137,25 @@ class Store:
         """Remember the seat's hand message, in the player's private chat (id = user id)."""
         self._update_seat(match_id, seat, hand_message_id=message_id)
 
+    def replace_hand_message(
+        self, match_id: int, seat: int, old: int | None, message_id: int
+    ) -> bool:
+        """Remember ``message_id`` as the seat's hand message if the stored one is still
+        ``old`` (another instance may have posted and stored its own meanwhile); whether it
+        was stored."""
+        same = (
+            col(SeatTable.hand_message_id).is_(None)
+            if old is None
+            else col(SeatTable.hand_message_id) == old
+        )
+        with self._core(write=True) as db:
+            done = db.execute(
+                update(SeatTable)
+                .where(col(SeatTable.match_id) == match_id, col(SeatTable.seat) == seat, same)
+                .values(hand_message_id=message_id)
+            )
+            return bool(done.rowcount == 1)
+
     def set_turn_message(
         self,
         match_id: int,
@@ -1130,6 +1173,20 @@ class Store:
             turn_message_id=message_id,
             turn_version=None if message_id is None else turn_version,
         )
+
+    def forget_turn_message(self, match_id: int, seat: int, message_id: int) -> None:
+        """The seat's turn bell ``message_id`` is gone: forget it, unless a newer one is stored
+        meanwhile."""
+        with self._core(write=True) as db:
+            db.execute(
+                update(SeatTable)
+                .where(
+                    col(SeatTable.match_id) == match_id,
+                    col(SeatTable.seat) == seat,
+                    col(SeatTable.turn_message_id) == message_id,
+                )
+                .values(turn_chat_id=None, turn_message_id=None, turn_version=None)
+            )
 
     def set_deadline(self, match_id: int, when: datetime | None, seat: int | None = None) -> None:
         """Set the turn deadline (timezone-aware) of ``seat``, or clear it with None."""
@@ -1197,14 +1254,31 @@ class Store:
         try:
             return self._match_locks.try_lock(match_id)
         except SQLAlchemyError as error:
-            raise StoreError(self.database, f"database error: {_reason(error)}") from error
+            raise self._failure(error) from error
 
     def unlock_match(self, match_id: int) -> None:
         """Release the match's lock taken with :meth:`try_lock_match`."""
         try:
             self._match_locks.unlock(match_id)
         except SQLAlchemyError as error:
-            raise StoreError(self.database, f"database error: {_reason(error)}") from error
+            raise self._failure(error) from error
+
+    def claim_delivery(self, key: tuple[int, str, int]) -> bool:
+        """Claim the delivery of a live message, ``key`` = (match, kind, seat): the table
+        (``"table"``, seat 0), a seat's ``"hand"`` or ``"bell"``, unless another instance holds
+        it (PostgreSQL; always granted on SQLite, used by one process); whether it was
+        claimed. A dead instance's claims go with its connection."""
+        try:
+            return self._match_locks.try_claim(key)
+        except SQLAlchemyError as error:
+            raise self._failure(error) from error
+
+    def release_delivery(self, key: tuple[int, str, int]) -> None:
+        """Give back a delivery claimed with :meth:`claim_delivery`."""
+        try:
+            self._match_locks.release_claim(key)
+        except SQLAlchemyError as error:
+            raise self._failure(error) from error
 
     def setting(self, name: str, make: Callable[[], str]) -> str:
         """The shared setting ``name``; the first instance to ask stores ``make()``."""

@@ -8,6 +8,10 @@ the work makes replaces it; a lease that ran out (its instance died) lets anothe
 
 A match lock serialises a match's presses across instances: a PostgreSQL advisory lock held by
 one connection per store; on SQLite (one process) the bot's own lock is enough.
+
+A delivery claim serialises what the instances do to one live message (a match's table, a
+seat's hand or turn bell): an advisory lock of the same connection, held while an instance
+renders, sends, edits or deletes that message and stores the outcome.
 """
 
 from __future__ import annotations
@@ -25,8 +29,8 @@ from sqlmodel import col
 from storage.models import WorkTable
 from storage.records import Work
 
-MATCH_LOCKS = 0x7A70
-"""The first key of the match locks' advisory locks (the second is the match id)."""
+DELIVERY_KINDS = ("table", "hand", "bell")
+"""The live messages whose delivery is claimed: a match's table, a seat's hand or turn bell."""
 
 IDLE_TIMEOUT = "20s"
 """How long PostgreSQL keeps the lock connection of an instance that does nothing (frozen):
@@ -161,10 +165,24 @@ def pending(db: Connection, match_id: int | None = None) -> list[Work]:
     return [_work(row) for row in db.execute(query).all()]
 
 
-class MatchLocks:
-    """Advisory locks on matches, held by one PostgreSQL connection of this process.
+def _lock(name: str, match_id: int) -> str:
+    """The two keys of a match's advisory lock ``name``: the first a hash of the schema and the
+    name, so that bots (or tests) in other schemas of the database never share a lock."""
+    return f"hashtext(current_schema() || '/{name}'), {int(match_id)}"
 
-    A lock is the pair (:data:`MATCH_LOCKS`, match id); PostgreSQL frees every lock of the
+
+def _delivery(key: tuple[int, str, int]) -> str:
+    match_id, kind, seat = key
+    if kind not in DELIVERY_KINDS or not 0 <= seat < 256:
+        raise ValueError(f"no such live message: {key!r}")
+    return _lock(f"{kind}/{int(seat)}", match_id)
+
+
+class MatchLocks:
+    """Advisory locks on matches (and on the delivery of their live messages), held by one
+    PostgreSQL connection of this process.
+
+    A lock is a pair of keys (:func:`_lock`); PostgreSQL frees every lock of the
     connection when it closes, so a dead instance holds none, and it ends the session of an
     instance frozen for :data:`IDLE_TIMEOUT` (PostgreSQL 14 and newer), so a frozen one holds
     its locks no longer. Without PostgreSQL every lock is granted at once (one process: the
@@ -181,12 +199,26 @@ class MatchLocks:
         """Take the match's lock if no other instance holds it; whether it was taken."""
         if not self._shared:
             return True
-        return bool(self._run(f"SELECT pg_try_advisory_lock({MATCH_LOCKS}, {int(match_id)})"))
+        return bool(self._run(f"SELECT pg_try_advisory_lock({_lock('match', match_id)})"))
 
     def unlock(self, match_id: int) -> None:
         """Release the match's lock (taken with :meth:`try_lock`)."""
         if self._shared:
-            self._run(f"SELECT pg_advisory_unlock({MATCH_LOCKS}, {int(match_id)})")
+            self._run(f"SELECT pg_advisory_unlock({_lock('match', match_id)})")
+
+    def try_claim(self, key: tuple[int, str, int]) -> bool:
+        """Claim the delivery of a live message (match, kind, seat) if no other instance holds
+        it; whether it was claimed."""
+        keys = _delivery(key)
+        if not self._shared:
+            return True
+        return bool(self._run(f"SELECT pg_try_advisory_lock({keys})"))
+
+    def release_claim(self, key: tuple[int, str, int]) -> None:
+        """Give back a delivery claimed with :meth:`try_claim`."""
+        keys = _delivery(key)
+        if self._shared:
+            self._run(f"SELECT pg_advisory_unlock({keys})")
 
     def _run(self, sql: str) -> object:
         with self._guard:

@@ -1,15 +1,18 @@
-"""Matches survive a restart exactly; the log replays to the snapshot; stale writes are refused."""
+"""Matches survive a restart exactly; the log replays to the snapshot; stale writes are refused;
+a database that does not answer is told apart from a wrong record."""
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections import Counter
 
 import pytest
-from storage_helpers import greedy, play_and_commit, race, started
+from storage_helpers import database_away, greedy, play_and_commit, race, started
 
 from engine.games import load_match
-from storage import ChatBusy, StaleVersion, Store
+from storage import ChatBusy, DatabaseUnavailable, MatchNotFound, StaleVersion, Store
+from storage.database import create_store_engine
 
 GAMES = [("scala40", 4, {}), ("scala40", 2, {"jokers": False}), ("scopone", 4, {"target": 21})]
 
@@ -151,3 +154,36 @@ class TestRaces:
         busy = [o for o in outcomes if isinstance(o, ChatBusy)]
         assert len(busy) == 3
         assert store.active_match_in_chat(-100) == created[0]
+
+
+def test_a_database_server_that_does_not_answer_is_unavailable() -> None:
+    """PostgreSQL is down (nothing listens on its port): a call raises DatabaseUnavailable, a
+    passing failure the bot tries again later, not a wrong record."""
+    pytest.importorskip("psycopg")
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"postgresql+psycopg://tavolo@127.0.0.1:{port}/tavolo"
+    store = Store(create_store_engine(url), url)
+    try:
+        with pytest.raises(DatabaseUnavailable, match="the database did not answer"):
+            store.get_match(1)
+        with pytest.raises(DatabaseUnavailable, match="is its server running"):
+            store.set_hand_message(1, 0, 5)
+    finally:
+        store.close()
+
+
+def test_a_lost_connection_is_unavailable_until_the_database_answers(db_url: str) -> None:
+    """The connection to the database fails (as storage_helpers.database_away makes it, the
+    way a socket fails when the server goes away): DatabaseUnavailable; once it answers, the
+    same call does."""
+    store = Store.open(db_url)
+    try:
+        with database_away(store), pytest.raises(DatabaseUnavailable):
+            store.get_match(1)
+        with pytest.raises(MatchNotFound) as refused:
+            store.get_match(1)
+        assert not isinstance(refused.value, DatabaseUnavailable)
+    finally:
+        store.close()

@@ -1,11 +1,12 @@
 """Several bot instances on one database: seats decided under the match's lock, the seat UI in
-the move's transaction, due work claimed by one instance at a time, match locks across
-connections, shared settings. Each "instance" is a store of its own (its own connections)."""
+the move's transaction, due work and live messages' deliveries claimed by one instance at a
+time, match locks across connections, shared settings. Each "instance" is a store of its own
+(its own connections)."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -22,6 +23,17 @@ from storage import work as work_module
 
 NOON = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 LEASE = timedelta(seconds=10)
+
+
+def eventually(taken: Callable[[], bool]) -> bool:
+    """Whether ``taken()`` comes true within 10 s: PostgreSQL ends a closed connection's
+    session, and frees its locks, a moment after the client closed it."""
+    deadline = time.monotonic() + 10
+    while not taken():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 @pytest.fixture
@@ -169,6 +181,57 @@ class TestWork:
             store.set_work(record.id, record.version, [("bell", NOON)])
 
 
+class TestDeliveries:
+    def test_one_instance_delivers_a_message_until_it_gives_it_back_or_dies(
+        self, db_url: str, store: Store, other: Store
+    ) -> None:
+        record, _ = started(store, "scopone", 4)
+        hand, bell = (record.id, "hand", 1), (record.id, "bell", 1)
+        assert store.claim_delivery(hand)
+        assert other.claim_delivery(hand) is not store.shared
+        assert other.claim_delivery(bell)  # another message of the seat
+        store.release_delivery(hand)
+        assert other.claim_delivery(hand)
+        other.release_delivery(hand)
+        dying = Store.open(db_url)
+        assert dying.claim_delivery(hand)
+        dying.close()  # its connection closes, as when its process dies
+        assert eventually(lambda: store.claim_delivery(hand))
+        store.release_delivery(hand)
+
+    def test_instances_claiming_a_message_together_get_it_once(
+        self, store: Store, other: Store
+    ) -> None:
+        if not store.shared:
+            pytest.skip("SQLite: one process, no claims across instances")
+        record, _ = started(store, "scopone", 4)
+        for seat in range(4):
+            key = (record.id, "hand", seat)
+            got = race(2, lambda n: (store, other)[n].claim_delivery(key))  # noqa: B023
+            assert sorted(got, key=str) == [False, True], got
+
+    def test_only_a_table_hand_or_bell_is_claimed(self, store: Store) -> None:
+        with pytest.raises(ValueError, match="no such live message"):
+            store.claim_delivery((1, "lobby", 0))
+
+    def test_a_hand_is_stored_over_the_one_it_replaces_only(self, store: Store) -> None:
+        record, _ = started(store, "scopone", 4)
+        assert store.replace_hand_message(record.id, 0, None, 10)
+        assert not store.replace_hand_message(record.id, 0, None, 11)  # another stored 10
+        assert not store.replace_hand_message(record.id, 0, 9, 11)
+        assert store.replace_hand_message(record.id, 0, 10, 12)
+        assert store.get_match(record.id).seats[0].hand_message_id == 12
+
+    def test_a_bell_is_forgotten_unless_a_newer_one_rang(self, store: Store) -> None:
+        record, _ = started(store, "scopone", 4)
+        store.set_turn_message(record.id, 0, user_of(0), 20, record.version)
+        store.forget_turn_message(record.id, 0, 19)  # an older bell: 20 stays
+        assert store.get_match(record.id).seats[0].turn_message_id == 20
+        store.forget_turn_message(record.id, 0, 20)
+        seat = store.get_match(record.id).seats[0]
+        assert (seat.turn_chat_id, seat.turn_message_id, seat.turn_version) == (None, None, None)
+
+
 class TestMatchLocks:
     def test_one_instance_holds_a_match_at_a_time(self, store: Store, other: Store) -> None:
         record, _ = started(store, "scopone", 4)
@@ -183,7 +246,7 @@ class TestMatchLocks:
         dying = Store.open(db_url)
         assert dying.try_lock_match(record.id)
         dying.close()  # its connection closes, as when its process dies
-        assert store.try_lock_match(record.id)
+        assert eventually(lambda: store.try_lock_match(record.id))
         store.unlock_match(record.id)
 
     def test_a_frozen_instance_s_locks_are_released_after_the_idle_timeout(

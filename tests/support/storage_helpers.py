@@ -8,7 +8,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import create_engine, make_url
+from sqlalchemy import create_engine, event, make_url
+from sqlalchemy.exc import OperationalError
 
 from engine.games import GameMatch
 from engine.scala40 import Match as Scala40Match
@@ -109,3 +110,21 @@ def race(racers: int, act: Callable[[int], object]) -> list[object]:
     for thread in threads:
         thread.join()
     return outcomes
+
+
+@contextmanager
+def database_away(store: Store) -> Iterator[None]:
+    """Within the block, every statement ``store`` sends fails as when its database server
+    went away (PostgreSQL stopped: an OperationalError); afterwards it answers again."""
+
+    def refuse(*_: object) -> None:
+        raise OperationalError(
+            "(the statement)", None, ConnectionError("server closed the connection")
+        )
+
+    engine = store._engine  # every connection of the store, readers and writers
+    event.listen(engine, "before_cursor_execute", refuse)
+    try:
+        yield
+    finally:
+        event.remove(engine, "before_cursor_execute", refuse)
