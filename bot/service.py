@@ -38,7 +38,7 @@ from bot.work import DueWork
 from engine import fairness
 from engine.cards import secure_seed
 from engine.games import GameMatch, game
-from storage import MatchRecord, Store
+from storage import DatabaseUnavailable, MatchRecord, Store
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,12 @@ class Tavolo:
     ) -> None:
         self.store = store
         self.bot = bot
-        self.outbox = Outbox(bot, pace, shared=store.reserve_message if store.shared else None)
+        self.outbox = Outbox(
+            bot,
+            pace,
+            shared=store.reserve_message if store.shared else None,
+            unavailable=(DatabaseUnavailable,),
+        )
         self.matches = Matches(store)
         self.people = People(store, bot)
         self.shows = Shows(self.matches, self.people, self.outbox)

@@ -2,7 +2,10 @@
 
 Nothing here waits for Telegram: live messages are rendered from the store when their chat's
 budget lets them out (:mod:`bot.delivery`), so a burst of moves becomes one edit, and every id
-and digest is stored once Telegram has confirmed it.
+and digest is stored once Telegram has confirmed it. With several instances on one database,
+each live message's delivery is claimed in the store (:class:`bot.work.Delivery`): one instance
+at a time renders, posts, edits or deletes it, so a bell is deleted once and a seat has one
+hand message.
 """
 
 from __future__ import annotations
@@ -14,13 +17,14 @@ import logging
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
-from bot.delivery import Outbox, Priority, Render, Rendered
+from bot.delivery import Claim, Outbox, Priority, Render, Rendered
 from bot.games import ui_for
 from bot.i18n import isolated, t
 from bot.matches import Matches, ui_of
 from bot.people import People
 from bot.render import table as table_render
 from bot.render.lobby import lobby_view
+from bot.work import Delivery
 from engine import fairness
 from engine.games import GameMatch
 from storage import MatchRecord
@@ -52,7 +56,13 @@ class Shows:
         """Matches whose lobby shows its options panel."""
         self._reposted: dict[int, float] = {}
         self._ringing: dict[tuple[int, int], int] = {}
+        self._posting: dict[tuple[int, int], int | None] = {}
         self._blocked: set[tuple[int, int]] = set()
+
+    def _claim(self, kind: str, match_id: int, seat: int = 0) -> Claim | None:
+        """The claim of a live message's delivery, when instances may share the store (one
+        process alone needs none)."""
+        return Delivery(self.store, (match_id, kind, seat)) if self.store.shared else None
 
     # --- the table ---------------------------------------------------------------------------
 
@@ -85,6 +95,7 @@ class Shows:
             delay=self.table_delay * (3 if quiet else 1),
             sending=lambda shown: self.store.set_table_digest(match_id, shown, pending=True),
             retired_text=t(lang, "table.moved"),
+            claim=self._claim("table", match_id),
         )
 
     def repost(self, match_id: int) -> None:
@@ -155,6 +166,7 @@ class Shows:
             gather=tap,
             delay=self.table_delay * WATCH_FACTOR if watch else 0.0,
             sending=lambda shown: self.store.set_hand_digest(match_id, seat, shown, pending=True),
+            claim=self._claim("hand", match_id, seat),
         )
 
     def hand_view(self, record: MatchRecord, seat: int) -> Rendered:
@@ -176,6 +188,7 @@ class Shows:
         if seat_record.user_id != user or record.state_json is None:
             return None
         rendered = self.hand_view(record, seat)
+        self._posting[(match_id, seat)] = seat_record.hand_message_id
         return Render(
             seat_record.hand_message_id,
             seat_record.hand_digest,
@@ -186,15 +199,32 @@ class Shows:
     def _hand_shown(
         self, match_id: int, seat: int, message_id: int | None, shown: str | None
     ) -> None:
+        # Told again while the store is away: what it keeps is forgotten once it is stored.
         if message_id is None:
+            self._posting.pop((match_id, seat), None)
             self.report_blocked(match_id, seat)
             return
         self._blocked.discard((match_id, seat))
         seat_record = self.store.get_match(match_id).seats[seat]
         if message_id != seat_record.hand_message_id:
-            self.store.set_hand_message(match_id, seat, message_id)
+            old = self._posting.get((match_id, seat))  # the message it replaces, when rendered
+            if not self.store.replace_hand_message(match_id, seat, old, message_id):
+                self._posting.pop((match_id, seat), None)
+                self._spare_hand(match_id, seat, message_id)
+                return
+        self._posting.pop((match_id, seat), None)
         if shown != seat_record.hand_digest or seat_record.hand_pending != shown:
             self.store.set_hand_digest(match_id, seat, shown)
+
+    def _spare_hand(self, match_id: int, seat: int, message_id: int) -> None:
+        """Another instance posted the seat's hand and stored it first (this one lost its
+        claim meanwhile: it was frozen, or the database restarted): this copy goes at once,
+        and the stored one shows the latest state."""
+        user = self.store.get_match(match_id).seats[seat].user_id
+        log.warning("hand %s/%s posted twice: the spare copy goes", user, message_id)
+        if user is not None:
+            self.outbox.delete(user, message_id, priority=Priority.HAND)
+        self.hand(match_id, seat)
 
     def report_blocked(self, match_id: int, seat: int) -> None:
         """A player the bot cannot write to: say so in the group with the deep link, once
@@ -243,7 +273,9 @@ class Shows:
         bell = self.store.get_match(match_id).seats[seat].turn_message_id
         if bell is not None:
             done = functools.partial(self._bell_gone, match_id, seat, chat_id, bell)
-            self.outbox.delete(chat_id, bell, done, Priority.HAND)
+            still = functools.partial(self._bell_stored, match_id, seat, bell)
+            claim = self._claim("bell", match_id, seat)
+            self.outbox.delete(chat_id, bell, done, Priority.HAND, claim=claim, still=still)
 
     def _ring(self, match_id: int, seat: int, user: int) -> None:
         self.outbox.put(
@@ -253,6 +285,7 @@ class Shows:
             lambda message_id, _: self._bell_rung(match_id, seat, user, message_id),
             Priority.HAND,
             fresh=True,
+            claim=self._claim("bell", match_id, seat),
         )
 
     def _bell_render(self, match_id: int, seat: int, user: int) -> Render | None:
@@ -273,17 +306,23 @@ class Shows:
         return Render(seat_record.turn_message_id, None, text)
 
     def _bell_rung(self, match_id: int, seat: int, user: int, message_id: int | None) -> None:
-        turn = self._ringing.pop((match_id, seat), None)
+        # Told again while the store is away: the turn is forgotten once it is stored.
+        turn = self._ringing.get((match_id, seat))
         if message_id is None:
             self.report_blocked(match_id, seat)
             self.store.set_turn_message(match_id, seat, None, None)
-            return
-        self.store.set_turn_message(match_id, seat, user, message_id, turn)
-        log.info("bell %s/%s rung and stored", user, message_id)
+        else:
+            self.store.set_turn_message(match_id, seat, user, message_id, turn)
+            log.info("bell %s/%s rung and stored", user, message_id)
+        self._ringing.pop((match_id, seat), None)
+
+    def _bell_stored(self, match_id: int, seat: int, message_id: int) -> bool:
+        """Whether the seat's stored bell is still that message (another instance may have
+        deleted and forgotten it since this one asked)."""
+        return self.store.get_match(match_id).seats[seat].turn_message_id == message_id
 
     def _bell_gone(self, match_id: int, seat: int, chat_id: int, message_id: int) -> None:
-        if self.store.get_match(match_id).seats[seat].turn_message_id == message_id:
-            self.store.set_turn_message(match_id, seat, None, None)
+        self.store.forget_turn_message(match_id, seat, message_id)
         log.info("bell %s/%s gone and forgotten", chat_id, message_id)
 
     # --- summaries -------------------------------------------------------------------------

@@ -6,6 +6,10 @@ itself at the due time (the turn timers' scheduler, the computer players' pause)
 polls the store for work that is due and that nobody holds, which is how a dead instance's work
 is taken over: its claim's lease runs out after :data:`LEASE`. Whoever runs a piece of work
 claims it first, so it runs once.
+
+The delivery of a live message (a table, a hand, a turn bell) is claimed too
+(:class:`Delivery`, a lock in the store), so that one instance at a time sends, edits or
+deletes it.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import os
 import socket
 import uuid
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from storage import DatabaseUnavailable, Store, Work
@@ -37,6 +42,24 @@ Handler = Callable[[Work], Awaitable[None]]
 def instance_name() -> str:
     """This process's name in the claims it makes: host, process id, and a random tail."""
     return f"{socket.gethostname()[:32]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """The delivery of one live message, claimed in the store (a :class:`bot.delivery.Claim`):
+    ``key`` is (match, kind, seat), kind ``table`` (seat 0), ``hand`` or ``bell``. A dead
+    instance's claims go with its database connection."""
+
+    store: Store
+    key: tuple[int, str, int]
+
+    def take(self) -> bool:
+        """Take it, unless another instance holds it."""
+        return self.store.claim_delivery(self.key)
+
+    def release(self) -> None:
+        """Give it back."""
+        self.store.release_delivery(self.key)
 
 
 class DueWork:

@@ -7,6 +7,7 @@ limits the bot keeps and the counters that keep them.
 from bot.delivery.limits import Pace, SlidingWindow, TokenBucket
 from bot.delivery.outbox import (
     MAX_REMEMBERED,
+    Claim,
     Delete,
     Done,
     Outbox,
@@ -20,6 +21,7 @@ from bot.delivery.outbox import (
 
 __all__ = [
     "MAX_REMEMBERED",
+    "Claim",
     "Delete",
     "Done",
     "Outbox",

@@ -22,7 +22,11 @@ limits itself, here:
 - a group closed to the bot (Telegram answers 403, the bot was removed, or 400 "chat not found")
   gets nothing more: what waits for it is dropped, what comes for it too, for
   :data:`CLOSED_FOR` seconds or until the bot is back there (:meth:`Outbox.reopen_chat`), and
-  ``on_closed`` is told once (it ends what belonged to the group).
+  ``on_closed`` is told once (it ends what belonged to the group);
+- several instances of the bot: a live message's delivery is claimed (:class:`Claim`), so one
+  instance at a time renders, sends, edits or deletes it, and stores the outcome;
+- a store that does not answer (``unavailable``): what was to be shown waits and is rendered
+  again once it answers, and what Telegram did is stored then, never forgotten.
 
 Answers to button presses (``answerCallbackQuery``) never pass through here: the handlers answer
 directly, so a press is answered at once whatever the chat's budget.
@@ -41,6 +45,7 @@ from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from enum import IntEnum
+from typing import Protocol, TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
 from telegram.constants import ParseMode
@@ -61,6 +66,16 @@ GONE = ("message to edit not found", "message can't be edited", "message_id_inva
 CLOSED_FOR = 60.0
 """Seconds a group that Telegram said is closed to the bot gets nothing more, unless the bot is
 seen back there first (another instance may have seen it added again)."""
+HELD = 0.05
+"""Seconds a live message waits before asking again for its delivery, held by another
+instance (which is sending, editing or deleting it now)."""
+STORE_WAIT = 1.0
+"""Seconds the work of a chat waits when the store did not answer, before it is tried again;
+what Telegram did is told to the store again after this, then after twice as long each time,
+up to :data:`STORE_WAIT_MAX`."""
+STORE_WAIT_MAX = 8.0
+
+_T = TypeVar("_T")
 
 
 class Priority(IntEnum):
@@ -108,6 +123,17 @@ Done = Callable[[int | None, str | None], None]
 closed to the bot)."""
 
 
+class Claim(Protocol):
+    """The delivery of one live message among the bot's instances: taken before it is
+    rendered, sent, edited or deleted, given back once the outcome is stored."""
+
+    def take(self) -> bool:
+        """Take the delivery, unless another instance holds it; whether it is taken."""
+
+    def release(self) -> None:
+        """Give it back."""
+
+
 @dataclass(slots=True)
 class Put:
     """Show a live message's latest render: edit it, or send it when it is gone or ``fresh``;
@@ -117,10 +143,13 @@ class Put:
     done: Done
     fresh: bool = False
     retire: bool = False
-    sending: Callable[[str], None] | None = None
-    """Told the digest of an edit about to be sent (stored as ``Render.pending``)."""
+    sending: Callable[[str | None], None] | None = None
+    """Told the digest of an edit about to be sent (stored as ``Render.pending``), and the
+    message's digest again when Telegram refused that edit (it shows what it showed)."""
     retired_text: str | None = None
     """What the retired message is edited to say if Telegram refuses to delete it."""
+    claim: Claim | None = None
+    """Held while the message is rendered and shown (None: this process is the only one)."""
 
 
 @dataclass(slots=True)
@@ -143,6 +172,11 @@ class Delete:
     done: Callable[[], None] | None = None
     instead: str | None = None
     """What the message is edited to say when Telegram refuses to delete it (too old)."""
+    claim: Claim | None = None
+    """Held while the message is deleted (None: this process is the only one)."""
+    still: Callable[[], bool] | None = None
+    """Asked (under the claim) just before the deletion: False when the message is gone
+    already (another instance deleted it), and nothing is done."""
 
 
 Work = Put | Send | Delete
@@ -185,12 +219,21 @@ class ChatQueue:
 
 
 class Later(Exception):
-    """The request was refused for now (429, network): the entry goes back in the queue
-    (unless not ``again``), its chat paused for ``seconds``; ``counts`` as an attempt."""
+    """The request was refused for now (429, network, the store away): the entry goes back in
+    the queue (unless not ``again``), its chat paused for ``seconds`` (only the entry, unless
+    ``pause``); ``counts`` as an attempt; ``sent``: Telegram may have taken it all the same."""
 
-    def __init__(self, seconds: float, counts: bool, again: bool = True) -> None:
+    def __init__(
+        self,
+        seconds: float,
+        counts: bool,
+        again: bool = True,
+        pause: bool = True,
+        sent: bool = False,
+    ) -> None:
         super().__init__(seconds)
-        self.seconds, self.counts, self.again = seconds, counts, again
+        self.seconds, self.counts, self.again, self.pause = seconds, counts, again, pause
+        self.sent = sent
 
 
 class Outbox:
@@ -202,11 +245,15 @@ class Outbox:
         pace: Pace | None = None,
         clock: Clock | None = None,
         shared: Reserve | None = None,
+        unavailable: tuple[type[Exception], ...] = (),
     ) -> None:
         self.bot = bot
         self.pace = pace or Pace()
         self.shared = shared
         """Where the instances of a bot reserve a chat's messages (None: this is the only one)."""
+        self.unavailable = unavailable
+        """What renders and callbacks raise when the store did not answer: the work is tried
+        again later (:data:`STORE_WAIT`), what Telegram did is stored once it answers."""
         self.clock = clock or (lambda: asyncio.get_running_loop().time())
         self.gate = Gate(self.pace, self.clock)
         self.chats: dict[int, ChatQueue] = {}
@@ -237,19 +284,21 @@ class Outbox:
         retire: bool = False,
         delay: float = 0.0,
         gather: bool = False,
-        sending: Callable[[str], None] | None = None,
+        sending: Callable[[str | None], None] | None = None,
         retired_text: str | None = None,
+        claim: Claim | None = None,
     ) -> None:
         """Show the latest render of a live message, after ``delay`` seconds; a waiting put of
         the same key merges into this one (rendered once, when its turn comes; ``fresh`` and
-        ``retire`` stick).
+        ``retire`` stick). With a ``claim``, it is rendered and shown while no other instance
+        delivers the same message.
 
         ``gather`` is for changes that come in bursts (a player's taps): shown at once when the
         message was not edited in the last ``Pace.gather`` seconds, else once the taps pause
         for that long, so a burst of taps costs one edit of the final state, or two.
         """
         queue, now = self._queue(chat_id), self.clock()
-        work = Put(render, done, fresh, retire, sending, retired_text)
+        work = Put(render, done, fresh, retire, sending, retired_text, claim)
         due = now + delay
         if gather and now - queue.shown_at.get(key, -math.inf) < self.pace.gather:
             due = now + self.pace.gather
@@ -314,17 +363,22 @@ class Outbox:
         done: Callable[[], None] | None = None,
         priority: Priority = Priority.CLEANUP,
         instead: str | None = None,
+        *,
+        claim: Claim | None = None,
+        still: Callable[[], bool] | None = None,
     ) -> None:
         """Delete a message (by default after the more urgent work of its chat); ``done`` once
         it is gone (also when Telegram says it was gone already); edited to say ``instead``
         when Telegram will not delete it. Asked again while it is being deleted, nothing more
-        happens."""
+        happens. With a ``claim``, one instance at a time deletes it, and only while it is
+        ``still`` there."""
         self.shown.pop((chat_id, message_id), None)
         queue = self._queue(chat_id)
         if message_id in queue.deleting:
             return
         queue.deleting.add(message_id)
-        self._add(queue, ("delete", message_id), Delete(message_id, done, instead), priority)
+        work = Delete(message_id, done, instead, claim, still)
+        self._add(queue, ("delete", message_id), work, priority)
 
     def close_chat(self, chat_id: int) -> None:
         """Nothing more goes to the group ``chat_id`` (the bot is no longer there): what waits
@@ -514,7 +568,10 @@ class Outbox:
     def _again(self, queue: ChatQueue, entry: Entry, later: Later) -> None:
         """Put an entry back after a refusal, unless a newer one of its key replaced it."""
         now = self.clock()
-        queue.paused_until = max(queue.paused_until, now + later.seconds)
+        if later.pause:
+            queue.paused_until = max(queue.paused_until, now + later.seconds)
+        else:
+            entry.due = now + later.seconds
         entry.attempts += later.counts
         if not later.again or entry.attempts > self.pace.retries:
             log.warning("gave up delivering to %s: %r", queue.chat_id, entry.work)
@@ -565,8 +622,8 @@ class Outbox:
             sent = "not sent" not in error.message.replace("*", "")  # "Request was *not* sent"
             if sends and isinstance(error, TimedOut) and sent:
                 log.warning("a message to %s timed out; not sent again", queue.chat_id)
-                raise Later(0.0, counts=True, again=False) from error
-            raise Later(1.0, counts=True) from error
+                raise Later(0.0, counts=True, again=False, sent=True) from error
+            raise Later(1.0, counts=True, sent=sent) from error
         finally:
             if counted:
                 queue.bucket.spend(self.clock())
@@ -606,19 +663,64 @@ class Outbox:
 
     async def _perform(self, queue: ChatQueue, entry: Entry) -> None:
         work = entry.work
-        if isinstance(work, Put):
-            await self._put(queue, entry, work)
-        elif isinstance(work, Send):
+        if isinstance(work, Send):
             await self._send(queue, entry, work)
-        else:
-            await self._delete(queue, entry, work)
+            return
+        if work.claim is not None and not self._ask(queue, work.claim.take):
+            self.gate.leave(counted=False)
+            raise Later(HELD, counts=False, pause=False)  # another instance delivers it now
+        try:
+            if isinstance(work, Put):
+                await self._put(queue, entry, work)
+            else:
+                await self._delete(queue, entry, work)
+        finally:
+            if work.claim is not None:
+                self._release(work.claim)
+
+    def _ask(self, queue: ChatQueue, ask: Callable[[], _T]) -> _T:
+        """Ask the store (a claim, a render, a note) while the entry holds its place in the
+        overall budget: on a failure the place is given back, and when the store did not
+        answer, the entry goes back in the queue for later."""
+        try:
+            return ask()
+        except Exception as error:
+            self.gate.leave(counted=False)
+            if isinstance(error, self.unavailable):
+                log.warning(
+                    "delivery to %s waits: the store did not answer (%s)", queue.chat_id, error
+                )
+                raise Later(STORE_WAIT, counts=False) from error
+            raise
+
+    def _release(self, claim: Claim) -> None:
+        try:
+            claim.release()
+        except Exception:  # the database is away: the claim went with its connection
+            log.exception("a delivery could not be given back")
+
+    async def _tell(self, queue: ChatQueue, tell: Callable[[], None]) -> None:
+        """Tell the store what Telegram did (a message id, a digest): what the bot shows next
+        depends on it, so when the store does not answer, the chat waits and tells it again
+        until it does (or the outbox closes)."""
+        wait = STORE_WAIT
+        while True:
+            try:
+                tell()
+                return
+            except self.unavailable as error:
+                chat_id = queue.chat_id
+                if self.closed:
+                    log.warning(
+                        "delivery to %s: the store did not answer; its outcome is lost", chat_id
+                    )
+                    return
+                log.warning("delivery to %s waits: the store did not answer (%s)", chat_id, error)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, STORE_WAIT_MAX)
 
     async def _put(self, queue: ChatQueue, entry: Entry, work: Put) -> None:
-        try:
-            render = work.render()
-        except Exception:
-            self.gate.leave(counted=False)
-            raise
+        render = self._ask(queue, work.render)
         if render is None:
             self.gate.leave(counted=False)
             return
@@ -629,22 +731,20 @@ class Outbox:
             known = self.shown.get((queue.chat_id, render.message_id))
             if known is not None and render.shown is not None and known != render.shown:
                 known = None  # another instance edited it since: the stored digest tells
-            if known is None and render.pending not in (None, render.shown):
-                # The last edit's fate is unknown: an edit to either content could be refused
-                # as "not modified", so that one is posted anew instead.
+            if render.pending not in (None, render.shown):
+                # The last edit's fate is unknown (whoever sent it, this process before a
+                # restart or another instance, stopped before storing it): an edit to either
+                # content could be refused as "not modified", so that one is posted anew.
                 if content in (render.pending, render.shown):
                     work.fresh = work.retire = True
             elif (known or render.shown) == content:
                 self.gate.leave(counted=False)  # it shows that already
-                work.done(render.message_id, content)
+                await self._tell(queue, lambda: work.done(render.message_id, content))
                 return
         if not work.fresh and render.message_id is not None:
-            try:
-                if work.sending is not None:
-                    work.sending(content)
-            except Exception:
-                self.gate.leave(counted=False)
-                raise
+            if work.sending is not None:
+                sending = work.sending
+                self._ask(queue, lambda: sending(content))
             edited = await self._edit_in_place(queue, entry, render, content)
             if edited is not False:
                 return
@@ -656,12 +756,17 @@ class Outbox:
     ) -> bool | None:
         """Edit the render's message: True when done, None when the chat is closed to the
         bot, False when the message is gone."""
-        assert isinstance(entry.work, Put) and render.message_id is not None
+        work = entry.work
+        assert isinstance(work, Put) and render.message_id is not None
         chat_id, message_id = queue.chat_id, render.message_id
         try:
             await self._call(queue, entry, lambda: self._edit(chat_id, render), held=True)
+        except Later as later:
+            if not later.sent and work.sending is not None:
+                self._refused(queue, work.sending, render.shown)
+            raise
         except Forbidden:
-            entry.work.done(None, None)
+            await self._tell(queue, lambda: work.done(None, None))
             return None
         except BadRequest as error:
             text = error.message.lower()
@@ -671,14 +776,25 @@ class Outbox:
                 log.info("message %s/%s is gone: %s", chat_id, message_id, error.message)
                 self.shown.pop((chat_id, message_id), None)
                 return False
-        self._shown(queue, entry, message_id, content)
+        await self._shown(queue, entry, message_id, content)
         return True
+
+    def _refused(
+        self, queue: ChatQueue, sending: Callable[[str | None], None], shown: str | None
+    ) -> None:
+        """Telegram refused an edit (429): the message shows what it showed, and the store says
+        so (else the edit's fate would look unknown, and the message be posted anew)."""
+        try:
+            sending(shown)
+        except self.unavailable:
+            log.warning("delivery to %s: a refused edit looks unknown", queue.chat_id)
 
     async def _send_anew(
         self, queue: ChatQueue, entry: Entry, render: Render, content: str, held: bool
     ) -> None:
         """Send the render as a new message (and retire the old one, for a bell)."""
-        assert isinstance(entry.work, Put)
+        work = entry.work
+        assert isinstance(work, Put)
         chat_id = queue.chat_id
         try:
             sent = await self._call(
@@ -689,23 +805,24 @@ class Outbox:
                 sends=True,
             )
         except Forbidden:
-            entry.work.done(None, None)
+            await self._tell(queue, lambda: work.done(None, None))
             return
         assert isinstance(sent, Message)
-        self._shown(queue, entry, sent.message_id, content)
+        await self._shown(queue, entry, sent.message_id, content)
         old = render.message_id
-        if entry.work.retire and old is not None and old != sent.message_id:
-            self.delete(chat_id, old, instead=entry.work.retired_text)
+        if work.retire and old is not None and old != sent.message_id:
+            self.delete(chat_id, old, instead=work.retired_text)
 
-    def _shown(self, queue: ChatQueue, entry: Entry, message_id: int, content: str) -> None:
+    async def _shown(self, queue: ChatQueue, entry: Entry, message_id: int, content: str) -> None:
         """A live message shows its render now (as Telegram confirmed)."""
-        assert isinstance(entry.work, Put)
+        work = entry.work
+        assert isinstance(work, Put)
         self.remember(queue.chat_id, message_id, content)
         queue.shown_at.pop(entry.key, None)
         queue.shown_at[entry.key] = self.clock()
         if len(queue.shown_at) > 20:
             del queue.shown_at[next(iter(queue.shown_at))]
-        entry.work.done(message_id, content)
+        await self._tell(queue, lambda: work.done(message_id, content))
 
     async def _send(self, queue: ChatQueue, entry: Entry, work: Send) -> None:
         chat_id = queue.chat_id
@@ -720,7 +837,8 @@ class Outbox:
         except Forbidden:
             log.info("chat %s is closed to the bot", chat_id)
             if work.done is not None:
-                work.done(None)
+                done = work.done
+                await self._tell(queue, lambda: done(None))
             return
         assert isinstance(sent, Message)
         if entry.priority == Priority.REPLY:
@@ -729,9 +847,14 @@ class Outbox:
                 queue.replied.pop(next(iter(queue.replied)))
         self.remember(chat_id, sent.message_id, digest(work.text, work.markup))
         if work.done is not None:
-            work.done(sent.message_id)
+            done = work.done
+            await self._tell(queue, lambda: done(sent.message_id))
 
     async def _delete(self, queue: ChatQueue, entry: Entry, work: Delete) -> None:
+        if work.still is not None and not self._ask(queue, work.still):
+            self.gate.leave(counted=False)  # another instance deleted it already
+            queue.deleting.discard(work.message_id)
+            return
         try:
             await self._call(
                 queue,
@@ -753,7 +876,7 @@ class Outbox:
             raise
         queue.deleting.discard(work.message_id)
         if work.done is not None:
-            work.done()
+            await self._tell(queue, work.done)
 
     def _say_instead(self, chat_id: int, message_id: int, text: str) -> None:
         """A message that cannot be deleted is edited to say ``text``, without buttons."""

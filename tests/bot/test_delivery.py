@@ -16,6 +16,7 @@ from telegram import Chat, Message
 from telegram.error import BadRequest, Forbidden, RetryAfter, TimedOut
 
 from bot.delivery import Outbox, Pace, Priority, Render, SlidingWindow, TokenBucket, digest
+from bot.delivery import outbox as outbox_module
 
 
 @pytest.fixture(autouse=True)
@@ -325,3 +326,86 @@ async def test_an_edit_whose_fate_is_unknown_is_not_repeated() -> None:
     box.put(2, "hand", lambda: other, lambda *_: None, Priority.HAND, sending=sent.append)
     await box.drain()
     assert bot.calls[2:] == [("edit", 2, (7, "v2"))] and sent == [digest("v2", None)]
+
+
+class Away(Exception):
+    """The store did not answer."""
+
+
+@pytest.fixture
+def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(outbox_module, "STORE_WAIT", 0.01)
+
+
+async def test_a_render_the_store_cannot_answer_is_made_once_it_answers(
+    quick_retries: None,
+) -> None:
+    """The store is away when the hand's turn comes: the hand waits, then shows what the
+    store holds (it is not dropped)."""
+    bot = StubBot()
+    box = Outbox(bot, FAST, unavailable=(Away,))  # type: ignore[arg-type]
+    hand = LiveMessage(7)
+    hand.text = "v1"
+    away = [Away("connection refused"), Away("connection refused")]
+
+    def render() -> Render:
+        if away:
+            raise away.pop()
+        return hand.render()
+
+    box.put(1, "hand", render, hand.store, Priority.HAND)
+    await box.drain()
+    assert bot.calls == [("edit", 1, (7, "v1"))] and hand.done == [7] and away == []
+
+
+async def test_what_telegram_did_is_stored_once_the_store_answers(quick_retries: None) -> None:
+    """Telegram posted the hand while the store was away: its id is stored once the store
+    answers, and the hand is not posted twice."""
+    bot = StubBot()
+    box = Outbox(bot, FAST, unavailable=(Away,))  # type: ignore[arg-type]
+    hand = LiveMessage()
+    away = [Away("connection refused"), Away("connection refused")]
+
+    def store(message_id: int | None, shown: str | None) -> None:
+        if away:
+            raise away.pop()
+        hand.store(message_id, shown)
+
+    box.put(1, "hand", hand.render, store, Priority.HAND)
+    await box.drain()
+    box.put(1, "hand", hand.render, store, Priority.HAND)
+    await box.drain()
+    assert bot.calls == [("send", 1, "v0")] and hand.done == [100, 100]
+
+
+class Claimed:
+    """A live message's delivery that another instance holds for the first ``busy`` asks."""
+
+    def __init__(self, busy: int) -> None:
+        self.busy, self.taken, self.released = busy, 0, 0
+
+    def take(self) -> bool:
+        if self.busy:
+            self.busy -= 1
+            return False
+        self.taken += 1
+        return True
+
+    def release(self) -> None:
+        self.released += 1
+
+
+async def test_a_message_another_instance_delivers_waits_for_it() -> None:
+    """Another instance holds the hand: it is shown once that one is done (rendered then);
+    a deletion is made under the claim, and not at all once the message is gone already."""
+    box, bot = outbox()
+    hand, claim = LiveMessage(7), Claimed(busy=2)
+    hand.text = "v1"
+    box.put(1, "hand", hand.render, hand.store, Priority.HAND, claim=claim)
+    gone, there = Claimed(busy=1), Claimed(busy=0)
+    box.delete(1, 5, claim=gone, still=lambda: False)
+    box.delete(1, 6, claim=there, still=lambda: True)
+    await box.drain()
+    assert sorted(bot.calls) == [("delete", 1, 6), ("edit", 1, (7, "v1"))]
+    assert (claim.taken, claim.released, claim.busy) == (1, 1, 0)
+    assert (gone.taken, gone.released, there.taken, there.released) == (1, 1, 1, 1)

@@ -9,6 +9,7 @@ from typing import Any
 
 from fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
 from manual_scheduler import ManualScheduler
+from telegram import Bot
 
 from bot.app import build_application
 from bot.delivery import Pace
@@ -23,18 +24,19 @@ faster than real time: the same limits, without waiting a minute for a group's b
 @contextlib.asynccontextmanager
 async def running_bot(
     server: FakeTelegramServer,
-    database: Path,
+    database: Path | str,
     scheduler: ManualScheduler | None = None,
     strict: bool = True,
 ) -> AsyncIterator[Tavolo]:
-    """The bot's Application (post_init included) polling the fake server, on ``database``.
+    """The bot's Application (post_init included) polling the fake server, on ``database``
+    (a SQLite file, or a database URL).
 
     Turn timers run on a :class:`ManualScheduler` (its clock moves only when a test says so).
     The bot keeps Telegram's limits at :data:`SPEED`; at the end (``strict``), no request may
     have been refused as an identical edit or by the fake's flood limits, and no press may
     have been answered too late.
     """
-    store = Store.open(f"sqlite:///{database}")
+    store = Store.open(_url(database))
     timers = scheduler or ManualScheduler()
     application: Any = build_application(
         server.token,
@@ -66,6 +68,29 @@ async def running_bot(
     assert not flooded, f"the bot went past Telegram's flood limits: {flooded}"
     late = [c.summary() for c in server.calls_of("answerCallbackQuery", ok=False)]
     assert not late, f"presses answered late or twice: {late}"
+
+
+@contextlib.asynccontextmanager
+async def another_instance(
+    server: FakeTelegramServer, database: Path | str
+) -> AsyncIterator[Tavolo]:
+    """Another instance of the bot on the same database (its own connections, outbox and
+    process-wide state), that takes no updates: a test calls its service as a handler would.
+    What it was asked to show is out when it ends."""
+    store = Store.open(_url(database))
+    timers = ManualScheduler()
+    try:
+        async with Bot(server.token, base_url=server.base_url) as bot:
+            service = Tavolo(store, bot, timers, timers.now, Pace().faster(SPEED))
+            service.shows.table_delay = 0
+            yield service
+            await service.drain()
+    finally:
+        store.close()
+
+
+def _url(database: Path | str) -> str:
+    return database if isinstance(database, str) else f"sqlite:///{database}"
 
 
 async def settle(server: FakeTelegramServer, service: Tavolo) -> None:

@@ -244,6 +244,24 @@ class FakeTelegramServer:
         may raise :class:`ApiError`)."""
         self._handlers[name.lower()] = (name, handler)
 
+    def hold(self, method: str, first: int | None = None) -> asyncio.Event:
+        """Hold requests of ``method`` in flight, unanswered, until the returned event is set
+        (as when Telegram is slow to answer): every one, or the ``first`` ones from now."""
+        name, handler = self._handlers[method.lower()]
+        released = asyncio.Event()
+        left = [first]
+
+        async def held(params: JSON) -> Any:
+            if left[0] is None or left[0] > 0:
+                if left[0] is not None:
+                    left[0] -= 1
+                await released.wait()
+            result = handler(params)
+            return await result if inspect.isawaitable(result) else result
+
+        self._handlers[method.lower()] = (name, held)
+        return released
+
     def fail_next(
         self,
         method: str,
