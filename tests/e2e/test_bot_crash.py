@@ -7,11 +7,7 @@ the log, and the log replays to the stored snapshot), moves applied more often t
 no "message is not modified", no "message to delete not found", no flood limit).
 
 One race no bot can close is counted apart: Telegram has taken a message (or a deletion) and
-the process dies before it stores so. The Bot API has no idempotency key and no way to list a
-chat's messages, so that bell stays (or that deletion is made again). Such an event is told
-apart from a bug by the bot's own log: a kill came after the bot asked, and the log says the
-bot stored it fewer times than it asked ("bell 1101/51 rung and stored", "... gone and
-forgotten"). The counts are printed (``-s``).
+the process dies before it stores so (:mod:`kill_races`). The counts are printed (``-s``).
 """
 
 from __future__ import annotations
@@ -30,13 +26,12 @@ import pytest
 from bot_harness import running_bot, seat_people, settle, store_started_match
 from bot_players import Table
 from fake_telegram import FakeTelegramServer
+from kill_races import raced
 
 from engine import scala40, scopone
 from storage import Store
 
 KILLS = 30
-STORED = {"sendMessage": "rung and stored", "deleteMessage": "gone and forgotten"}
-"""What the bot logs once it has stored that Telegram took a bell, or its deletion."""
 SCALA, SCOPA = -100710, -100720
 SCALA_PEOPLE = [(1101, "Anna", "it"), (1102, "Luca", "en")]
 SCOPA_PEOPLE = [
@@ -67,35 +62,6 @@ def answered_before_a_kill(server: FakeTelegramServer, kills: list[float], late:
         if call.params.get("callback_query_id") == query and call.finished is not None:
             return any(call.finished <= kill <= late.started for kill in kills)
     return False
-
-
-def raced(
-    server: FakeTelegramServer,
-    kills: list[float],
-    log: str,
-    method: str,
-    chat: int,
-    message: int,
-) -> bool:
-    """Whether Telegram took ``method`` on that bell and the process was killed before it
-    stored so (the race): a kill came after it asked, and the bot's log says it stored it fewer
-    times than Telegram was asked (a deletion refused as "not found" is stored too)."""
-    calls = [
-        call
-        for call in server.calls_of(method)
-        if call.params.get("chat_id") == chat
-        and call.finished is not None
-        and message in (call.params.get("message_id"), _sent_id(call))
-    ]
-    taken = [call for call in calls if call.ok]
-    if not taken or log.count(f"bell {chat}/{message} {STORED[method]}") >= len(calls):
-        return False
-    # Killed once the request was on its way: Telegram may even finish it after the kill.
-    return any(kill >= taken[0].started for kill in kills)
-
-
-def _sent_id(call: Any) -> int | None:
-    return call.result.get("message_id") if isinstance(call.result, dict) else None
 
 
 async def start_bot(

@@ -9,8 +9,11 @@ Asserted: 0 moves lost (every press answered as a move is in the log), 0 applied
 grew the log by two, the log holds no more moves than move presses and replays to the stored
 snapshot), 0 lobbies over capacity, every turn that ran out timed out once (each person three
 times, then the bot plays their seat) and no later than a dead instance's lease allows, each
-turn reminded at most once, the computers played on after the kill, and every press answered
-(but those handed to the killed instance just before the kill: it took them, and died).
+turn reminded at most once, the computers played on after the kill, every press answered
+(but those handed to the killed instance just before the kill: it took them, and died), and 0
+requests Telegram refused (no bell deleted twice, no edit "not modified", no message edited
+after it was gone, no flood limit), but a deletion the killed instance made and died before
+storing (:mod:`kill_races`).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from bot_players import Table
 from dispatcher import Dispatcher, free_ports, listening, start_instances
 from fake_telegram import FakeTelegramServer
 from fake_telegram.webhook import SECRET_HEADER
+from kill_races import raced
 from storage_helpers import scratch_schema
 
 from bot import callbacks
@@ -41,7 +45,7 @@ from bot.callbacks import LobbyOp
 from bot.work import LEASE
 from engine import scala40, scopone
 from engine.scopone.match import AUTOPLAY_LIMIT
-from storage import Store
+from storage import MatchRecord, MoveRecord, Store
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 INSTANCES = 3
@@ -140,6 +144,19 @@ async def join_together(server: FakeTelegramServer, store: Store, match_id: int)
     return [str((await press.answered(timeout=20))["text"]) for press in presses]
 
 
+def at_one_version(store: Store, match_id: int) -> tuple[MatchRecord, list[MoveRecord], str]:
+    """The match, its log and the log replayed, read at one version (the computers and the
+    timeouts play on meanwhile)."""
+    while True:
+        record, moves, replayed = (
+            store.get_match(match_id),
+            store.moves(match_id),
+            store.replay(match_id).to_json(),
+        )
+        if store.get_match(match_id).version == record.version:  # no move in between
+            return record, moves, replayed
+
+
 async def test_three_instances_behind_webhooks_lose_and_double_nothing(
     fake_telegram: FakeTelegramServer, tmp_path: Path
 ) -> None:
@@ -178,6 +195,7 @@ async def test_three_instances_behind_webhooks_lose_and_double_nothing(
                 answers = [await join_together(server, store, m) for m in lobbies]
                 table = Table(server, store, scala, random.Random(5))
                 await table.play(loop.time() + 8)
+                before_kill = len(table.acknowledged)
                 victim = 1
                 processes[victim].send_signal(signal.SIGKILL)
                 processes[victim].wait()
@@ -200,14 +218,16 @@ async def test_three_instances_behind_webhooks_lose_and_double_nothing(
                 # ---- Scala 40: nothing lost, nothing twice ----------------------------------
                 record = store.get_match(scala)
                 log_length = len(store.moves(scala))
-                assert len(table.acknowledged) > 60, "the Scala 40 match stalled"
+                # It kept going after the kill (how fast depends on the machine's load: 9 to 50
+                # moves before it and after it in our runs; a stall leaves a player stuck).
+                after_kill = len(table.acknowledged) - before_kill
+                assert before_kill >= 5 and after_kill >= 5, (before_kill, after_kill)
                 assert max(table.acknowledged) <= log_length <= table.move_presses
                 assert max(table.grew) == 1  # no press moved twice
                 assert store.replay(scala).to_json() == record.state_json
                 # ---- Scopone: every turn ran out once, computers played on -----------------
-                scopa_record = store.get_match(scopa)
-                moves = store.moves(scopa)
-                assert store.replay(scopa).to_json() == scopa_record.state_json
+                scopa_record, moves, replayed = at_one_version(store, scopa)
+                assert replayed == scopa_record.state_json
                 timeouts = [m for m in moves if m.seat in (0, 1) and "timeout" in m.action]
                 kill_time = datetime.now(UTC) - timedelta(seconds=time.monotonic() - killed_at)
                 assert [m for m in timeouts if m.at > kill_time], "no timeout after the kill"
@@ -229,13 +249,26 @@ async def test_three_instances_behind_webhooks_lose_and_double_nothing(
         if record.answer is not None:
             continue
         taken = [f for f in dispatcher.log if f.query_id == query_id and f.status == 200]
-        raced = any(f.instance == victim and 0 <= killed_at - f.at <= RACE for f in taken)
-        if not raced:
+        killed = any(f.instance == victim and 0 <= killed_at - f.at <= RACE for f in taken)
+        if not killed:
             lost.append((query_id, record.data))
     assert lost == []
+    # ---- no request refused, but a deletion the killed instance made and did not store -----
+    said = (tmp_path / "bots.log").read_text(errors="replace")
+    refused, deletions = [], 0
+    for call in server.calls:
+        if not call.done or call.ok or call.method == "getUpdates":
+            continue
+        chat, message = call.params.get("chat_id"), call.params.get("message_id")
+        gone = call.method == "deleteMessage" and "not found" in (call.error or "")
+        if gone and raced(server, [killed_at], said, "deleteMessage", chat, message):
+            deletions += 1
+        else:
+            refused.append(call.summary())
+    assert refused == []
     print(
         f"{INSTANCES} instances, one killed: {len(table.acknowledged)} acknowledged Scala 40 "
-        f"moves, 0 lost, 0 twice; {len(timeouts)} Scopone timeouts; 429s "
-        f"{len(server.flood_refusals)}: {[c.summary() for c in server.flood_refusals]}; "
+        f"moves ({before_kill} before the kill), 0 lost, 0 twice; {len(timeouts)} Scopone "
+        f"timeouts; requests refused 0, deletions raced at the kill {deletions}; "
         f"answers {Counter(str((r.answer or {}).get('text')) for r in server.callbacks.values())}"
     )
