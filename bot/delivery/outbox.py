@@ -687,9 +687,7 @@ class Outbox:
         except Exception as error:
             self.gate.leave(counted=False)
             if isinstance(error, self.unavailable):
-                log.warning(
-                    "delivery to %s waits: the store did not answer (%s)", queue.chat_id, error
-                )
+                log.warning("delivery to %s waits for the database: %s", queue.chat_id, error)
                 raise Later(STORE_WAIT, counts=False) from error
             raise
 
@@ -711,11 +709,9 @@ class Outbox:
             except self.unavailable as error:
                 chat_id = queue.chat_id
                 if self.closed:
-                    log.warning(
-                        "delivery to %s: the store did not answer; its outcome is lost", chat_id
-                    )
+                    log.warning("delivery to %s: its outcome is not stored: %s", chat_id, error)
                     return
-                log.warning("delivery to %s waits: the store did not answer (%s)", chat_id, error)
+                log.warning("delivery to %s waits for the database: %s", chat_id, error)
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, STORE_WAIT_MAX)
 
