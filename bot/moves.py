@@ -10,6 +10,7 @@ timers, the computer players) hear of it last.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -23,10 +24,14 @@ from bot.matches import Matches, save_ui, seat_ui, ui_of
 from bot.shows import Shows
 from engine.errors import IllegalAction
 from engine.games import GameMatch
-from storage import KEEP, Keep, MatchRecord, PlayerResult, StaleVersion
+from storage import KEEP, DatabaseUnavailable, Keep, MatchRecord, PlayerResult, StaleVersion
 
 COMPUTER_PAUSE = 1.2
 """Seconds a computer seat waits before its move, so the table reads like a game."""
+
+BACK_FIRST, BACK_LAST = 0.5, 8.0
+"""Seconds between tries to show a move the database went away after: doubling, up to the
+last."""
 
 DueItems = list[tuple[str, datetime]]
 """Work a move makes due: (kind, time), see :mod:`bot.work`."""
@@ -47,6 +52,8 @@ class Moves:
         self.clock = clock
         self.computer_pause = COMPUTER_PAUSE
         self.followers: list[Follower] = []
+        self._later: set[asyncio.Task[None]] = set()
+        """Shows of committed moves waiting for the database (:meth:`_show_when_back`)."""
 
     async def move(
         self,
@@ -91,11 +98,42 @@ class Moves:
             self.matches.forget(record.id)  # the cached engine is ahead of the store now
             raise
         self.matches.keep(record.id, version, match)
-        record = self.store.get_match(record.id)
-        self._show(record, match, seat, new_hand, quiet=not turn_starts and not match.is_over)
+        quiet = not turn_starts and not match.is_over
+        try:
+            record = self.store.get_match(record.id)
+        except DatabaseUnavailable as error:  # the move is committed: it is shown once it is back
+            log.warning("match %d: the database went away after a move (%s)", record.id, error)
+            task = asyncio.create_task(self._show_when_back(record.id, version, seat, new_hand))
+            self._later.add(task)
+            task.add_done_callback(self._later.discard)
+            return Answer()
+        self._show(record, match, seat, new_hand, quiet)
         for follower in self.followers:
             follower(record, match, bool(timing) or match.is_over)
         return Answer()
+
+    async def _show_when_back(
+        self, match_id: int, version: int, mover: int | None, new_hand: bool
+    ) -> None:
+        """Show a committed move once the store answers again, rendered from the store: the
+        table, the hands and the bells; the end of a hand or match only if no move followed
+        (stored work drives the timers and the computers meanwhile)."""
+        wait = BACK_FIRST
+        while True:
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, BACK_LAST)
+            try:
+                record = self.store.get_match(match_id)
+                match = self.matches.engine(record)
+                if record.version != version:
+                    self.shows.everything(record)
+                    return
+                self._show(record, match, mover, new_hand, quiet=False)
+                for follower in self.followers:
+                    follower(record, match, True)
+                return
+            except DatabaseUnavailable:
+                continue
 
     def _ending(self, record: MatchRecord, match: GameMatch) -> dict[str, Any]:
         """The status and the results a move that ends the match commits with it."""

@@ -6,6 +6,7 @@ rendered from the store."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -158,3 +159,50 @@ async def test_a_bell_telegram_rang_while_the_database_was_away_is_stored(
             rung[0]
         ]
         assert [c.summary() for c in server.calls if c.done and not c.ok] == []
+
+
+async def test_a_move_the_database_went_away_after_is_shown_once_it_is_back(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database goes away just after Luca's discard is committed: the press is answered
+    as accepted (no apology for a move that counts), and once the store answers again the
+    table, the hands and the bells show Anna's turn."""
+    server = fake_telegram
+    seat_people(server, GROUP, "Circolo", PEOPLE)
+    match = position(
+        ["4S 4H 4D 3C 9C", "10S JS QS 2S 3S"], discard="KD", stock_top="AC AD", to_play=1
+    )
+    match_id = store_started_match(
+        tmp_path / "c.db", GROUP, "Circolo", PEOPLE, "scala40", match.to_json(),
+        scala40.Options().to_dict(),
+    )  # fmt: skip
+    luca = server.user(LUCA)
+    async with running_bot(server, tmp_path / "c.db") as service:
+        await settle(server, service)
+        hand_id = service.store.get_match(match_id).seats[1].hand_message_id or 0
+        for label in ("🂠 Pesca", "2♠"):
+            hand = server.message(LUCA, hand_id)
+            assert hand is not None
+            await luca.press(LUCA, hand_id, button_data(hand, label)).answered()
+            await settle(server, service)
+        hand = server.message(LUCA, hand_id)
+        assert hand is not None
+        commit = service.store.commit_move
+        with contextlib.ExitStack() as outage:
+
+            def commit_then_go_away(*args: object, **kwargs: object) -> int:
+                version = commit(*args, **kwargs)  # type: ignore[arg-type]
+                outage.enter_context(database_away(service.store))
+                return version
+
+            monkeypatch.setattr(service.store, "commit_move", commit_then_go_away)
+            press = luca.press(LUCA, hand_id, button_data(hand, "🗑 Scarta 2♠"))
+            answer = await press.answered()
+            assert answer["text"] is None  # accepted, as it is: the move is committed
+        await until(
+            lambda: shown_as_stored(server, service, match_id),
+            timeout=20,
+            what="the move committed before the outage was never shown",
+        )
+        record = service.store.get_match(match_id)
+        assert record.seats[0].seat == 0 and service.matches.engine(record).to_play == 0
