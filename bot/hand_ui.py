@@ -181,6 +181,8 @@ def display(hand: Sequence[str], ui: HandUI) -> list[tuple[str, str]]:
                 remaining.remove(token)
     if ui.sort == "rank":
         remaining.sort(key=_rank_key)
+    elif ui.sort == "suit":  # the engine's order, the jokers on the left (S40-15)
+        remaining.sort(key=lambda face: not parse_card(face).is_joker)
     elif ui.sort == "custom" and ui.order:
         remaining = _custom(remaining, ui.order)
     seen: dict[str, int] = {}

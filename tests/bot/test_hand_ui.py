@@ -24,7 +24,12 @@ HAND = ["9S", "9H", "9H", "2D", "KC", "JK"]
 class TestDisplay:
     def test_copies_get_distinct_keys(self) -> None:
         shown = display(HAND, HandUI())
-        assert [key for key, _ in shown] == ["9S#0", "9H#0", "9H#1", "2D#0", "KC#0", "JK#0"]
+        assert [key for key, _ in shown] == ["JK#0", "9S#0", "9H#0", "9H#1", "2D#0", "KC#0"]
+
+    def test_sort_by_suit_puts_jokers_first(self) -> None:
+        """S40-15: the jokers on the left in the suit order too (the engine keeps them last)."""
+        ui = HandUI(sort="suit")
+        assert [face for _, face in display(HAND, ui)] == ["JK", "9S", "9H", "9H", "2D", "KC"]
 
     def test_staged_cards_are_left_out(self) -> None:
         ui = HandUI(staged=(("9S", "9H", "JK"),))
