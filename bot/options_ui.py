@@ -1,4 +1,5 @@
-"""The lobby's options panel: every option of a game (docs/rules.md), its value, the next one.
+"""The options in words: the lobby's panel (every option of a game, docs/rules.md, its value,
+the next one) and what ``/rules`` lists (the options that apply, the changed ones first).
 
 The engine's ``Options`` validates every change, so an invalid combination is refused with the
 engine's own message.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import Html, t
 from engine import games
 
 
@@ -47,3 +48,20 @@ def value_text(name: str, value: Any, lang: str) -> str:
     if name in UNITS:
         return t(lang, UNITS[name], value=value) if value else t(lang, "val.off")
     return str(value)
+
+
+def option_line(name: str, value: Any, lang: str) -> Html:
+    """An option and its value: "Limite punti: 101"."""
+    return t(lang, "opt.line", label=t(lang, f"opt.{name}"), value=value_text(name, value, lang))
+
+
+def rules_lines(game: str, options: dict[str, Any], lang: str) -> list[Html]:
+    """What ``/rules`` lists of a match: the options that apply to it (another format's limit,
+    say, does not), those changed from the game's defaults first, each group in the order of
+    docs/rules.md."""
+    spec = games.game(game)
+    parsed = spec.parse_options(options)
+    values, defaults, idle = parsed.to_dict(), spec.default_options(), parsed.idle()
+    names = [name for name in spec.option_names() if name not in idle]
+    names.sort(key=lambda name: values[name] == defaults[name])  # stable: the changed first
+    return [option_line(name, values[name], lang) for name in names]

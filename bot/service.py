@@ -28,7 +28,7 @@ from bot.languages import Languages
 from bot.lobby import Lobby
 from bot.matches import Matches, MatchHeld
 from bot.moves import Moves
-from bot.options_ui import value_text
+from bot.options_ui import rules_lines
 from bot.people import People
 from bot.questions import Questions
 from bot.render.table import side_name
@@ -37,7 +37,7 @@ from bot.timers import Scheduler, TurnTimers, utc_now
 from bot.work import DueWork
 from engine import fairness
 from engine.cards import secure_seed
-from engine.games import GameMatch, game
+from engine.games import GameMatch
 from storage import DatabaseUnavailable, MatchRecord, Store
 
 log = logging.getLogger(__name__)
@@ -194,7 +194,7 @@ class Tavolo:
     def point_at(self, record: MatchRecord, reply_to: int) -> None:
         """A second ``/newgame`` points at the running match's message."""
         lang = self.group_lang(record.chat_id)
-        text = t(lang, "cmd.running", link="⬆️")
+        text = t(lang, "cmd.lobby_open" if record.status == "lobby" else "cmd.running", link="⬆️")
         self.reply(record.chat_id, text, reply_to=record.table_message_id or reply_to)
 
     def repost_table(self, chat_id: int) -> None:
@@ -219,20 +219,12 @@ class Tavolo:
         return t(lang, "cmd.score", scores="\n".join(lines))
 
     def rules_text(self, chat_id: int) -> str:
-        """``/rules``: the running match's options."""
+        """``/rules``: the running match's options that apply, the changed ones first."""
         record = self.store.active_match_in_chat(chat_id)
         lang = self.group_lang(chat_id)
         if record is None:
             return t(lang, "cmd.no_match")
-        lines = [
-            t(
-                lang,
-                "opt.line",
-                label=t(lang, f"opt.{name}"),
-                value=value_text(name, record.options.get(name), lang),
-            )
-            for name in game(record.game).option_names()
-        ]
+        lines = rules_lines(record.game, record.options, lang)
         return t(lang, "cmd.rules", options=html_lines(lines))
 
     def ask_stop(self, chat_id: int, user_id: int, admin: bool, reply_to: int | None) -> None:

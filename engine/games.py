@@ -61,6 +61,8 @@ class GameOptions(Protocol):
 
     def to_dict(self) -> dict[str, Any]: ...
 
+    def idle(self) -> frozenset[str]: ...
+
 
 @dataclass(frozen=True, slots=True)
 class GameSpec:

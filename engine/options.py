@@ -16,6 +16,11 @@ class OptionsBase:
         assert is_dataclass(self)
         return asdict(self)
 
+    def idle(self) -> frozenset[str]:
+        """The options that change nothing with the values of the others (none here; a game
+        names its own)."""
+        return frozenset()
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
         """Options from a dict; unknown keys are an error (``ValueError``)."""

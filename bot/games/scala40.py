@@ -580,8 +580,9 @@ class Scala40UI:
         return bool(options.get("pairs"))
 
     def headline_option(self, options: dict[str, Any]) -> str:
-        """The points limit."""
-        return "limit"
+        """What decides the match in its format (S40-12): the points limit, the number of
+        hands, or the race."""
+        return {"hands": "hands", "race": "format"}.get(options.get("format", ""), "limit")
 
 
 UI = Scala40UI()

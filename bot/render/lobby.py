@@ -88,9 +88,10 @@ def _options_panel(record: MatchRecord, lang: str) -> Rendered:
 
 
 def options_summary(record: MatchRecord, lang: str) -> Html:
-    """The option the game always names (the limit, the target), then those that differ
-    from the game's defaults."""
-    defaults = game(record.game).default_options()
+    """The option that decides the match (the limit, the hands, the target), then those that
+    differ from the game's defaults and apply (no other format's limit)."""
+    spec = game(record.game)
+    defaults, idle = spec.default_options(), spec.parse_options(record.options).idle()
     headline = ui_for(record.game).headline_option(record.options)
     base = (
         f"{t(lang, f'opt.{headline}')} {value_text(headline, record.options.get(headline), lang)}"
@@ -98,6 +99,6 @@ def options_summary(record: MatchRecord, lang: str) -> Html:
     changed = [
         f"{t(lang, f'opt.{name}')} {value_text(name, value, lang)}"
         for name, value in record.options.items()
-        if defaults.get(name) != value and name != headline
+        if defaults.get(name) != value and name != headline and name not in idle
     ]
     return html_lines([base, *changed], ", ")

@@ -81,6 +81,28 @@ class Options(OptionsBase):
         if self.match_minutes and self.format != "race":
             raise ValueError("option match_minutes needs format=race")
 
+    def idle(self) -> frozenset[str]:
+        """The options that change nothing with these values: another format's settings
+        (S40-12), the pairs' without pairs (S40-12.5), the jokers' without jokers (S40-5.5,
+        S40-8.4), the timeout's without a turn timer (S40-14.3).
+
+        >>> sorted(Options().idle())
+        ['hands', 'match_minutes', 'open_hands_for_partners']
+        """
+        idle = {"limit", "hands", "match_minutes", "rientro"}
+        idle -= {"points": {"limit", "rientro"}, "hands": {"hands"}, "race": {"match_minutes"}}[
+            self.format
+        ]
+        if self.pairs:
+            idle.add("rientro")
+        else:
+            idle.add("open_hands_for_partners")
+        if not self.jokers:
+            idle |= {"opening_without_joker", "joker_close_doubles"}
+        if not self.turn_seconds:
+            idle.add("timeout_policy")
+        return frozenset(idle)
+
     def check_players(self, players: int) -> None:
         """Validate the options against the number of players (docs/rules.md S40-1, S40-12.0)."""
         if not 2 <= players <= 6:

@@ -42,6 +42,11 @@ class Options(OptionsBase):
         check_choice("timeout_policy", self.timeout_policy, TIMEOUT_POLICIES)
         check_range("turn_seconds", self.turn_seconds, 0, 24 * 3600)
 
+    def idle(self) -> frozenset[str]:
+        """The options that change nothing with these values: the timeout's without a turn
+        timer (SC-6.1)."""
+        return frozenset() if self.turn_seconds else frozenset({"timeout_policy"})
+
     @property
     def sides(self) -> int:
         """How many sides score: 2 pairs, or 4 players with ``individual`` (SC-1.1)."""

@@ -230,7 +230,7 @@ class TestNamesAreIsolated:
         finally:
             store.close()
         text, _ = lobby_view(record, "it")
-        assert "Organizza \u2068\u202eAnna\u2069" in text.splitlines()
+        assert "Organizzata da \u2068\u202eAnna\u2069" in text.splitlines()
         assert "1. \u2068\u202eAnna\u2069" in text.splitlines()
         assert "3. \u2068لوقا\u2069" in text.splitlines()
         assert pairs_line(record, "it") == (

@@ -6,7 +6,7 @@ import pytest
 
 from bot.games import scala40 as scala40_ui
 from bot.i18n import t
-from bot.options_ui import value_text
+from bot.options_ui import rules_lines, value_text
 from bot.render.table import match_result_text, names_list
 from engine import scala40
 
@@ -118,3 +118,30 @@ class TestHints:
         assert scala40_ui.hint_text("it", action) == "Puoi attaccare J♥ al gioco 3."
         action = scala40.parse_action("meld 7H 8H 9H")
         assert scala40_ui.hint_text("en", action) == "You can lay 7♥ 8♥ 9♥."
+
+
+class TestRules:
+    def test_rules_list_what_applies_the_changed_first(self) -> None:
+        """/regole of a match of pairs racing to 3: no points limit, no hands, no rientro; the
+        changed options first."""
+        options = scala40.Options(pairs=True, format="race", turn_seconds=0).to_dict()
+        lines = rules_lines("scala40", options, "it")
+        assert lines[:3] == [
+            "A coppie: sì",
+            "Formato: corsa a 3 mani",
+            "Secondi per turno: senza limite",
+        ]
+        labels = [line.split(":")[0] for line in lines]
+        for idle in ("Limite punti", "Smazzate", "Rientro", "Tempo scaduto"):
+            assert idle not in labels
+        assert "Minuti di partita" in labels and "Carte scoperte in coppia" in labels
+
+    def test_scopone_rules_and_the_options_the_lobby_names(self) -> None:
+        assert rules_lines("scopone", {"turn_seconds": 0}, "en")[0] == "Seconds per turn: no limit"
+        assert len(rules_lines("scopone", {}, "en")) == 7
+        ui = scala40_ui.UI
+        assert [ui.headline_option({"format": f}) for f in ("points", "hands", "race")] == [
+            "limit",
+            "hands",
+            "format",
+        ]

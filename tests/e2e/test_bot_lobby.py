@@ -29,7 +29,7 @@ async def test_lobby_deep_link_join_and_start(
         lobby = await say(server, service, anna, GROUP, "/nuova scala40")
         assert lobby.text.splitlines()[:4] == [
             "🃏 Nuova partita: Scala 40",
-            "Organizza Anna",
+            "Organizzata da Anna",
             "Giocatori (1, da 2 a 6):",
             "1. Anna",
         ]
