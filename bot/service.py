@@ -64,7 +64,7 @@ class Tavolo:
         )
         self.matches = Matches(store)
         self.people = People(store, bot)
-        self.shows = Shows(self.matches, self.people, self.outbox)
+        self.shows = Shows(self.matches, self.people, self.outbox, clock)
         self.moves = Moves(self.matches, self.shows, clock)
         self.work = DueWork(store, clock)
         self.timers = TurnTimers(

@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Callable
+from datetime import datetime
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -46,8 +48,16 @@ moves of a turn (a draw, then a discard) reach the hands watching in one edit.""
 class Shows:
     """Renders and delivery requests for every message a match shows."""
 
-    def __init__(self, matches: Matches, people: People, outbox: Outbox) -> None:
+    def __init__(
+        self,
+        matches: Matches,
+        people: People,
+        outbox: Outbox,
+        clock: Callable[[], datetime],
+    ) -> None:
         self.matches = matches
+        self.clock = clock
+        """The time the turn's time left is counted from (the turn timers' clock)."""
         self.store = matches.store
         self.people = people
         self.outbox = outbox
@@ -123,13 +133,14 @@ class Shows:
         return Render(record.table_message_id, record.table_digest, *rendered, record.table_pending)
 
     def table_view(self, record: MatchRecord) -> Rendered:
-        """The table message of a running or finished match, with the deck's commitment."""
+        """The table message of a running or finished match: the time left of the turn, and
+        the deck's commitment before the first move and at the end."""
         match = self.matches.engine(record)
         lang = self.people.group_lang(record.chat_id)
-        names = self.matches.names(record)
-        text = ui_for(record.game).table(match, names, lang, record.deadline)
-        code = fairness.short(fairness.commitment(record.seed))
-        return f"{text}\n{t(lang, 'table.commitment', code=code)}", None
+        names = table_render.table_names(record)
+        left = table_render.time_left(record.deadline, self.clock())
+        seal = t(lang, "table.commitment", code=fairness.short(fairness.commitment(record.seed)))
+        return ui_for(record.game).table(match, names, lang, left, seal), None
 
     def _table_shown(
         self, match_id: int, chat_id: int, message_id: int | None, shown: str | None
@@ -300,7 +311,7 @@ class Shows:
         self._ringing[(match_id, seat)] = turn
         lang = self.people.user_lang(user)
         text: str = t(lang, "notify.turn", where=self.people.where(record.chat_id, lang))
-        text += table_render.deadline_text(lang, record.deadline)
+        text += table_render.deadline_text(lang, record.deadline, self.clock())
         match = self.matches.engine(record)
         text += "\n" + ui_for(record.game).turn_facts(match, seat, lang)
         return Render(seat_record.turn_message_id, None, text)

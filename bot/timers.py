@@ -117,13 +117,15 @@ class TurnTimers:
         )
 
     async def remind(self, item: Work) -> None:
-        """The turn is half over (claimed work): tell the player how long is left."""
+        """The turn is half over (claimed work): tell the player how long is left, and show
+        the table's time left again (its "at most" halves)."""
         record = self.store.get_match(item.match_id)
         seat, deadline = record.deadline_seat, record.deadline
         if deadline is None or record.status != "playing" or seat is None:
             return
         if reminder_at(record, deadline) != item.due_at:
             return  # the reminder of an earlier turn
+        self.moves.shows.table(record.id)
         if record.seats[seat].user_id is None:
             return
         match_id = record.id

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import timedelta
 from typing import Any, Protocol
 
 from bot.answer import Answer
@@ -36,9 +36,11 @@ class GameUI(Protocol):
     """What the bot needs to know about one game's messages and presses."""
 
     def table(
-        self, match: GameMatch, names: list[str], lang: str, deadline: datetime | None
+        self, match: GameMatch, names: list[str], lang: str, left: timedelta | None, seal: str
     ) -> str:
-        """The group's table message (HTML)."""
+        """The group's table message (HTML), within a phone's screen (:mod:`bot.render.table`):
+        ``left`` is the time left of the turn (None: no timer), ``seal`` the line of the deck's
+        commitment, shown before the first move and at the end."""
 
     def hand(
         self,

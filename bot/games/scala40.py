@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 from dataclasses import replace
-from datetime import datetime
+from datetime import timedelta
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -41,14 +41,15 @@ from bot.render import cards as show
 from bot.render.hand import HandKeys, rows
 from bot.render.length import clip
 from bot.render.table import (
-    RECENT_MOVES,
-    deadline_text,
+    MAX_LINES,
     header,
     name_of,
     names_list,
+    packed,
     pairs_line,
+    recent_lines,
     side_name,
-    turn_line,
+    turn_text,
     waiting_line,
 )
 from engine import scala40
@@ -56,110 +57,151 @@ from engine.errors import IllegalAction, InvalidMeld
 from engine.games import GameMatch
 from engine.scala40.actions import parse_action
 from engine.scala40.hints import action_joker_choices, meld_joker_choices
+from engine.scala40.match import RACE_WINS
 from storage import MatchRecord
 
 # --- the table -------------------------------------------------------------------------------
 
 
-def move_line(lang: str, names: list[str], seat: int, text: str) -> str:
-    """One line for a move of the public history ("Anna apre con 57")."""
+def move_line(lang: str, names: list[str], seat: int, text: str, top: str | None = None) -> str:
+    """One line for a move of the public history ("Anna apre con 57"); ``top``: the card a
+    ``take`` took, when known (the discard before it)."""
     who = name_of(names, seat)
     action = parse_action(text)
     kind = action.kind
-    if kind == "take" and action.use is not None:
-        return t(lang, "move.take", name=who, use=_use_text(lang, action.use))
+    if kind == "take":
+        if action.use is None:
+            return t(lang, "move.take_plain", name=who)
+        use = _use_text(lang, action.use)
+        if top is None:
+            return t(lang, "move.take_top", name=who, use=use)
+        return t(lang, "move.take", name=who, card=show.card(top), use=use)
     if kind in ("open", "meld", "attach"):
         return t(lang, f"move.{kind}", name=who, **_meld_fields(action))
     if kind == "swap" and action.use is not None:
-        return t(lang, "move.swap", name=who, number=action.target, card=show.card(action.card))
+        return t(lang, "move.swap", name=who, number=action.target)
     if kind == "discard":
         return t(lang, "move.discard", name=who, card=show.card(action.card))
     return t(lang, f"move.{kind}", name=who)
 
 
-def _meld_fields(action: scala40.Action) -> dict[str, Any]:
-    cards = [token for meld in action.melds for token in meld]
+def _meld_fields(action: scala40.Action, short: bool = True) -> dict[str, Any]:
+    """The fields of a move's text; ``short``: its melds as the table shows them (``5♠–8♠``)."""
+    melds = action.melds
+    cards = " ".join(show.short_meld(m) for m in melds) if short else show.cards(sum(melds, ()))
     points = 0
     if action.kind == "open":
         points = sum(scala40.meld_value(list(meld)) for meld in action.melds)
-    return {"cards": show.cards(cards), "number": action.target, "points": points}
+    return {"cards": cards, "number": action.target, "points": points}
 
 
 def _use_text(lang: str, use: scala40.Action) -> str:
     return t(lang, f"move.use_{use.kind}", **_meld_fields(use))
 
 
+def recent_moves(lang: str, names: list[str], history: list[tuple[int, str]]) -> list[str]:
+    """The hand's moves in words, a draw left out (the table shows the stock shrink); a take
+    names the card it took, the discard before it."""
+    out: list[str] = []
+    top: str | None = None
+    for seat, text in history:
+        if text != "draw":
+            out.append(move_line(lang, names, seat, text, top))
+        if text.startswith("discard "):
+            top = text.split()[1]
+    return out
+
+
 def table_text(
-    view: scala40.View, names: list[str], lang: str, deadline: datetime | None = None
+    view: scala40.View,
+    names: list[str],
+    lang: str,
+    left: timedelta | None = None,
+    seal: str = "",
+    hands: int = 3,
 ) -> str:
-    """The table: seats, melds, discard pile, stock, scores, turn, recent moves."""
-    lines = [header(lang, "scala40", view.hand_number, names, view.dealer)]
-    lines += _seats(view, names, lang)
-    lines.append("")
-    lines += _melds(view, names, lang)
-    top = show.card(view.discard_top) if view.discard_top else "—"
-    lines.append(t(lang, "table.piles", card=top, count=view.discard_size, stock=view.stock_size))
-    lines.append(_scores(view, names, lang))
+    """The group's table, within a phone's screen (:mod:`bot.render.table`): what wins the
+    match, each seat's cards (and score, when each plays alone), each pair's score, the melds,
+    the piles, whose turn and the time left, the latest moves; ``seal`` (the deck's
+    commitment) before the first move and at the end. ``hands``: the hands of the ``hands``
+    format (S40-12.2)."""
+    top = [header(lang, "scala40", view.hand_number, _goal(view, lang, hands))]
+    top += _seats(view, names, lang)
+    if len(set(view.sides)) < view.players:
+        top += [_side(view, names, lang, side) for side in range(len(view.scores))]
+    pile = show.card(view.discard_top) if view.discard_top else "—"
+    bottom: list[str] = [
+        t(lang, "table.piles", card=pile, count=view.discard_size, stock=view.stock_size)
+    ]
     if view.to_play is not None and view.result is None:
-        lines.append(turn_line(lang, name_of(names, view.to_play)) + deadline_text(lang, deadline))
-    recent = view.history[-RECENT_MOVES:]
-    if recent:
-        lines.append("")
-        lines += ["· " + move_line(lang, names, seat, text) for seat, text in recent]
-    return clip("\n".join(lines))
+        bottom.append(turn_text(lang, name_of(names, view.to_play), left))
+    moves = recent_moves(lang, names, view.history)
+    at_start = view.hand_number == 1 and not view.history
+    sealed = seal if at_start or view.result is not None else ""
+    room = MAX_LINES - len(top) - len(bottom) - (1 if moves else 0) - (1 if sealed else 0)
+    lines: list[str] = [*top, *_melds(view, lang, room), *bottom]
+    return clip("\n".join(lines + recent_lines(lines, moves, sealed)))
+
+
+def _goal(view: scala40.View, lang: str, hands: int) -> str:
+    """What wins the match, for the header (S40-12)."""
+    if view.format == "points":
+        return t(lang, "table.goal_points", limit=view.limit)
+    if view.format == "hands":
+        return t(lang, "table.goal_hands", count=hands)
+    return t(lang, "table.goal_race", count=RACE_WINS)
 
 
 def _seats(view: scala40.View, names: list[str], lang: str) -> list[str]:
+    """A line per seat, in turn order from the dealer's left: whose turn, the cards in hand,
+    who opened; the score too when each seat is a side of its own."""
     order = sorted(range(view.players), key=lambda s: (s - view.dealer - 1) % view.players)
+    alone = len(set(view.sides)) == view.players
     out: list[str] = []
     for seat in order:
         marker = "👉" if seat == view.to_play else "▫️"
         status = view.status[seat]
-        extra = ""
-        if status == "abandoned":
-            extra = t(lang, "table.status_abandoned")
-        elif view.opened[seat]:
-            extra = t(lang, "table.opened")
-        out.append(
-            t(
-                lang,
-                "table.seat_out" if status == "out" else "table.seat",
-                marker=marker,
-                name=name_of(names, seat),
-                count=view.hand_sizes[seat],
-                extra=extra,
-            )
-        )
+        name, count = name_of(names, seat), view.hand_sizes[seat]
+        key = "table.seat" if status == "in" else f"table.seat_{status}"
+        line: str = t(lang, key, marker=marker, name=name, count=count)
+        if alone:
+            line += _score(view, lang, view.sides[seat])
+        if status == "in" and view.opened[seat]:
+            line += t(lang, "table.opened")
+        out.append(line)
     return out
 
 
-def _melds(view: scala40.View, names: list[str], lang: str) -> list[str]:
+def _score(view: scala40.View, lang: str, side: int) -> str:
+    """A side's score after its line: the points, or the hands won (S40-12.2, S40-12.3)."""
+    if view.format == "points":
+        return t(lang, "table.score", count=view.scores[side])
+    return t(lang, "table.won", count=view.hands_won[side])
+
+
+def _side(view: scala40.View, names: list[str], lang: str, side: int) -> str:
+    """A pair's line: its players and its score."""
+    return t(lang, "table.side", names=side_name(names, view.sides, side)) + _score(
+        view, lang, side
+    )
+
+
+def _melds(view: scala40.View, lang: str, room: int) -> list[str]:
+    """The melds, numbered, as many to a line as a phone's width holds; closer together when
+    they would take more than ``room`` lines: two spaces apart, then a set as its rank and
+    suits (``Q♠♦♣``)."""
     if not view.melds:
         return [t(lang, "table.no_melds")]
-    out: list[str] = [t(lang, "table.melds")]
-    for meld in view.melds:
-        out.append(
-            t(
-                lang,
-                "table.meld",
-                number=meld.number,
-                cards=show.meld(meld.cards, meld.jokers),
-                owner=name_of(names, meld.owner),
-            )
-        )
-    return out
-
-
-def _scores(view: scala40.View, names: list[str], lang: str) -> str:
-    parts = [
-        f"{side_name(names, view.sides, side)} {score}" for side, score in enumerate(view.scores)
-    ]
-    if view.format == "points":
-        return t(lang, "table.scores_limit", scores=" · ".join(parts), limit=view.limit)
-    wins = [
-        f"{side_name(names, view.sides, side)} {won}" for side, won in enumerate(view.hands_won)
-    ]
-    return t(lang, "table.scores_hands", scores=" · ".join(parts), wins=" · ".join(wins))
+    lines: list[str] = []
+    for separator, dense in ((" · ", False), ("  ", False), ("  ", True)):
+        texts = [
+            t(lang, "table.meld", number=m.number, cards=show.short_meld(m.cards, m.jokers, dense))
+            for m in view.melds
+        ]
+        lines = packed(texts, separator)
+        if len(lines) <= room:
+            break
+    return lines
 
 
 def hand_result_text(
@@ -489,7 +531,7 @@ async def _hint(p: HandPress, match: scala40.Match) -> Answer:
 
 def hint_text(lang: str, action: scala40.Action) -> str:
     """A meld or attach the player can make, in words ("Puoi attaccare J♥ al gioco 3.")."""
-    return t(lang, f"hint.{action.kind}", **_meld_fields(action))
+    return t(lang, f"hint.{action.kind}", **_meld_fields(action, short=False))
 
 
 async def _try_move(p: HandPress, match: scala40.Match, action: str) -> Answer:
@@ -526,10 +568,12 @@ class Scala40UI:
     """Scala 40's :class:`~bot.games.base.GameUI`."""
 
     def table(
-        self, match: GameMatch, names: list[str], lang: str, deadline: datetime | None
+        self, match: GameMatch, names: list[str], lang: str, left: timedelta | None, seal: str
     ) -> str:
         """The group's table message."""
-        return table_text(match.view(0), names, lang, deadline)
+        assert isinstance(match, scala40.Match)
+        hands = match.options.hands
+        return table_text(match.view(0), names, lang, left, seal, hands)
 
     def hand(
         self,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 from dataclasses import replace
-from datetime import datetime
+from datetime import timedelta
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -19,13 +19,12 @@ from bot.render import cards as show
 from bot.render.hand import HandKeys, rows
 from bot.render.length import clip
 from bot.render.table import (
-    RECENT_MOVES,
-    deadline_text,
     header,
     name_of,
     pairs_line,
+    recent_lines,
     side_name,
-    turn_line,
+    turn_text,
     waiting_line,
 )
 from engine import scopone
@@ -36,59 +35,73 @@ HAND_ROW = 5
 """Cards a row in the Scopone hand."""
 
 
+SETTEBELLO = "7D"
+"""The 7 of denari, a point of its own (SC-4.4)."""
+
+
 def table_text(
-    view: scopone.View, names: list[str], lang: str, deadline: datetime | None = None
+    view: scopone.View, names: list[str], lang: str, left: timedelta | None = None, seal: str = ""
 ) -> str:
-    """The table: seats, the cards on the table, captures, scores, turn, recent plays."""
-    lines = [header(lang, "scopone", view.hand_number, names, view.dealer)]
-    for seat in range(4):
-        marker = "👉" if seat == view.to_play else "▫️"
-        extra = t(lang, "table.computer") if seat in view.computer else ""
-        lines.append(
-            t(
-                lang,
-                "table.seat",
-                marker=marker,
-                name=name_of(names, seat),
-                count=view.hand_sizes[seat],
-                extra=extra,
-            )
-        )
-    table = show.cards([str(c) for c in view.table]) if view.table else "—"
-    lines += ["", t(lang, "table.scopone_table", cards=table)]
+    """The group's table, within a phone's screen (:mod:`bot.render.table`): the target, each
+    seat's cards (and score, when each plays alone), each pair's score, the cards taken and the
+    scope, the cards on the table and what the suits are called, whose turn and the time left,
+    the latest plays; ``seal`` (the deck's commitment) before the first play and at the end."""
+    goal = t(lang, "table.goal_target", target=view.target)
+    lines = [header(lang, "scopone", view.hand_number, goal), *_seats(view, names, lang)]
     sides = list(view.sides)
-    for side, score in enumerate(view.scores):
-        lines.append(
-            t(
-                lang,
-                "table.scopone_side",
-                names=side_name(names, sides, side),
-                taken=t(lang, "count.taken", count=view.captured[side]),
-                scope=t(lang, "count.scope", count=view.scope[side]),
-                score=score,
-                target=view.target,
-            )
-        )
-    if view.to_play is not None:
-        lines.append(turn_line(lang, name_of(names, view.to_play)) + deadline_text(lang, deadline))
-    recent = view.history[-RECENT_MOVES:]
-    if recent:
-        lines.append("")
-        for record in recent:
-            if record.auto:  # the turn timer ran out and the bot played
-                lines.append("· " + t(lang, "move.timeout", name=name_of(names, record.seat)))
-            lines.append("· " + move_line(lang, names, record.seat, record.action, record.scopa))
+    if len(set(sides)) < len(sides):
+        lines += [
+            t(lang, "table.side", names=side_name(names, sides, side))
+            + t(lang, "table.score", count=score)
+            for side, score in enumerate(view.scores)
+        ]
+    lines.append(t(lang, "table.taken", taken=_each(view.captured), scope=_each(view.scope)))
+    table = show.cards([str(c) for c in view.table]) if view.table else "—"
+    lines += [t(lang, "table.scopone_table", cards=table), t(lang, "table.suits")]
+    if view.to_play is not None and view.result is None:
+        lines.append(turn_text(lang, name_of(names, view.to_play), left))
+    moves: list[str] = []
+    for record in view.history:
+        if record.auto:  # the turn timer ran out and the bot played
+            moves.append(t(lang, "move.timeout", name=name_of(names, record.seat)))
+        moves.append(move_line(lang, names, record.seat, record.action, record.scopa))
+    at_start = view.hand_number == 1 and not view.history
+    sealed = seal if at_start or view.result is not None else ""
+    lines += recent_lines(lines, moves, sealed)
     return clip("\n".join(lines))
+
+
+def _seats(view: scopone.View, names: list[str], lang: str) -> list[str]:
+    """A line per seat: whose turn, the cards in hand, the score when each plays alone."""
+    alone = len(set(view.sides)) == len(view.sides)
+    out: list[str] = []
+    for seat in range(len(view.sides)):
+        marker = "👉" if seat == view.to_play else "▫️"
+        name, count = name_of(names, seat), view.hand_sizes[seat]
+        line: str = t(lang, "table.seat", marker=marker, name=name, count=count)
+        if seat in view.computer and not names[seat].startswith("🤖"):
+            line += t(lang, "table.computer")  # a player who left: the computer plays on
+        if alone:
+            line += t(lang, "table.score", count=view.scores[view.sides[seat]])
+        out.append(line)
+    return out
+
+
+def _each(counts: tuple[int, ...]) -> str:
+    """One count per side, in the order the sides are listed: ``12–8``."""
+    return "–".join(str(count) for count in counts)
 
 
 def move_line(
     lang: str, names: list[str], seat: int, action: scopone.Action, scopa: bool = False
 ) -> str:
-    """One line for a play ("Anna gioca 7♦ e prende 3♥ 4♠ — scopa!")."""
+    """One line for a play ("Anna gioca 7♦ e prende 3♥ 4♠ — scopa!"); the settebello named."""
     who = name_of(names, seat)
     if action.card is None:
         return t(lang, f"move.{action.kind}", name=who)
     played = show.card(str(action.card))
+    cards = {str(action.card), *(str(c) for c in action.take)}
+    line: str
     if action.take:
         line = t(
             lang,
@@ -97,8 +110,12 @@ def move_line(
             card=played,
             cards=show.cards([str(c) for c in action.take]),
         )
+        if SETTEBELLO in cards:
+            line += t(lang, "move.settebello_taken")
     else:
         line = t(lang, "move.lay", name=who, card=played)
+        if SETTEBELLO in cards:
+            line += t(lang, "move.settebello")
     return line + (t(lang, "move.scopa") if scopa else "")
 
 
@@ -220,10 +237,10 @@ class ScoponeUI:
     """Scopone's :class:`~bot.games.base.GameUI`."""
 
     def table(
-        self, match: GameMatch, names: list[str], lang: str, deadline: datetime | None
+        self, match: GameMatch, names: list[str], lang: str, left: timedelta | None, seal: str
     ) -> str:
         """The group's table message."""
-        return table_text(match.view(0), names, lang, deadline)
+        return table_text(match.view(0), names, lang, left, seal)
 
     def hand(
         self,

@@ -1,15 +1,25 @@
-"""Message lengths as Telegram counts them: UTF-16 code units (an emoji counts two).
+"""Message lengths as Telegram counts them: UTF-16 code units (an emoji counts two); and widths
+as a phone shows them: columns (an emoji or a wide letter takes two).
 
 Telegram takes at most 4,096 of them in a message, after the HTML is parsed; the bot measures
 the HTML itself, which is never shorter, and cuts only between lines, so no tag or entity is
 ever cut in half.
+
+A phone shows about :data:`PHONE_COLUMNS` columns of a message's line before it wraps it;
+:func:`columns` measures a line as it is shown (markup gone, entities read), with the terminal
+widths of :mod:`wcwidth` (an emoji two columns, a card suit one).
 """
 
 from __future__ import annotations
 
+import html
 import re
 
+from wcwidth import wcswidth, wcwidth
+
 MAX_TEXT = 4096
+PHONE_COLUMNS = 40
+"""The columns a phone shows of a message's line (portrait, the default font size)."""
 _TAG = re.compile(r"<[^>]*>")
 _ENTITY_TAIL = re.compile(r"&[#a-zA-Z0-9]*$")
 
@@ -45,6 +55,34 @@ def split(text: str, limit: int = MAX_TEXT) -> list[str]:
         current.append(line)
     parts.append("\n".join(current))
     return [part for part in parts if part.strip()]
+
+
+def columns(text: str) -> int:
+    """The columns a line of HTML takes on a screen: tags left out, entities as the character
+    they stand for, an emoji or a wide letter two columns, a control character none.
+
+    >>> columns("👉 <b>Anna</b> &amp; 7♥")
+    12
+    """
+    shown = html.unescape(_TAG.sub("", text))
+    width = wcswidth(shown)
+    if width >= 0:
+        return width
+    return sum(max(0, wcwidth(char)) for char in shown)  # a control character takes none
+
+
+def shortened(name: str, limit: int) -> str:
+    """``name`` within ``limit`` columns: whole when it fits, else its start and "…".
+
+    >>> shortened("Alessandra Lo Presti", 12)
+    'Alessandra…'
+    """
+    if columns(html.escape(name, quote=False)) <= limit:
+        return name
+    out = name
+    while out and columns(html.escape(out, quote=False)) > limit - 1:
+        out = out[:-1]
+    return out.rstrip() + "…"
 
 
 def _cut(text: str, limit: int) -> str:

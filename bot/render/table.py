@@ -1,18 +1,34 @@
-"""What every game's table and results share: the header, names, the deadline, the ranking."""
+"""What every game's table and results share: names, the header, the time left, the recent
+moves, the ranking.
+
+The group's table fits a phone: at most :data:`MAX_LINES` lines of about
+:data:`~bot.render.length.PHONE_COLUMNS` columns for a crowded match (names cut to
+:data:`NAME_COLUMNS`, computers as "🤖 1"), and it shows the time left of the turn, not a clock
+time the players would have to compare with their own.
+"""
 
 from __future__ import annotations
 
-from datetime import datetime
-from zoneinfo import ZoneInfo
+import math
+import re
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from html import escape
 
 from bot.i18n import FSI, isolated, t
-from bot.render.length import clip
+from bot.render.length import PHONE_COLUMNS, clip, columns, shortened
 from storage import MatchRecord
 
-ITALY = ZoneInfo("Europe/Rome")
-RECENT_MOVES = 5
+MAX_LINES = 15
+"""The lines of a table at most, for four players and a crowded table (a phone's screen)."""
+NAME_COLUMNS = 12
+"""The columns of a name at the table: a longer one is cut ("Giuseppe B.", :func:`short_name`)."""
+RECENT_MOVES = 3
+"""The latest moves a table lists, room permitting (a draw is not one of them)."""
 PAIRED_SEATS = 4
 """Pairs are formed at a table of four: seats 0 and 2 against 1 and 3."""
+MINUTES_FROM = 120
+"""Seconds left from which the time left is told in whole minutes (below, in tens of seconds)."""
 
 
 def name_of(names: list[str], seat: int) -> str:
@@ -20,19 +36,106 @@ def name_of(names: list[str], seat: int) -> str:
     return isolated(names[seat]) if 0 <= seat < len(names) else f"#{seat}"
 
 
-def header(lang: str, game: str, hand: int, names: list[str], dealer: int) -> str:
-    """The table's first line: game, hand number, dealer."""
-    return t(
-        lang, "table.header", game=t(lang, f"game.{game}"), hand=hand, dealer=name_of(names, dealer)
-    )
+def table_names(record: MatchRecord) -> list[str]:
+    """The seats' names as the table shows them: a computer as "🤖 1" (its number in the lobby),
+    a person's name within :data:`NAME_COLUMNS` columns; two people whose cut names would be
+    the same keep their whole names."""
+    cut: list[str] = []
+    computers = 0
+    for seat in record.seats:
+        if seat.is_computer:
+            computers += 1
+            number = re.search(r"\d+", seat.name)  # "🤖 Computer 2 (esperto)": its lobby number
+            cut.append(f"🤖 {number.group() if number else computers}")
+        else:
+            cut.append(short_name(seat.name))
+    return [
+        seat.name if not seat.is_computer and cut.count(cut[seat.seat]) > 1 else cut[seat.seat]
+        for seat in record.seats
+    ]
 
 
-def deadline_text(lang: str, deadline: datetime | None) -> str:
-    """`` (entro le 21:05 CET)`` for a turn deadline, or nothing."""
-    if deadline is None:
+def short_name(name: str, limit: int = NAME_COLUMNS) -> str:
+    """A name within ``limit`` columns, as people shorten one: its first words and the initial
+    of the next ("Giuseppe B."), or failing that its start and "…".
+
+    >>> short_name("Giuseppe Bianchini"), short_name("Alessandra Lo Presti"), short_name("Luca")
+    ('Giuseppe B.', 'Alessandra', 'Luca')
+    """
+    if columns(escape(name, quote=False)) <= limit:
+        return name
+    words = name.split()
+    kept: list[str] = []
+    for word in words:
+        if columns(escape(" ".join([*kept, word]), quote=False)) > limit:
+            break
+        kept.append(word)
+    if not kept:
+        return shortened(name, limit)
+    initial = " ".join([*kept, words[len(kept)][0] + "."])
+    return initial if columns(escape(initial, quote=False)) <= limit else " ".join(kept)
+
+
+def header(lang: str, game: str, hand: int, goal: str) -> str:
+    """The table's first line: the game, the hand, what wins ("🃏 Scala 40 · mano 2 · si esce
+    a 101")."""
+    return t(lang, "table.header", game=t(lang, f"game.{game}"), hand=hand, goal=goal)
+
+
+def time_left(deadline: datetime | None, now: datetime) -> timedelta | None:
+    """The time left of the turn (None: no turn timer)."""
+    return None if deadline is None else deadline - now
+
+
+def left_text(lang: str, left: timedelta | None) -> str:
+    """The time left of a turn as an upper bound, rounded up: "⏳ max 2 min", "⏳ max 60 s".
+
+    A message is edited only when something happens, and time left only shrinks, so "at most"
+    stays true until the next edit; the turn's reminder, at half time, edits the table again
+    with the half left. Nothing once the time is up (the timeout's move follows).
+    """
+    if left is None:
         return ""
-    local = deadline.astimezone(ITALY)  # the players are Italian first; the zone says so
-    return t(lang, "table.until", time=local.strftime("%H:%M"), zone=local.strftime("%Z"))
+    seconds = math.ceil(left.total_seconds())
+    if seconds <= 0:
+        return ""
+    tens = math.ceil(seconds / 10) * 10
+    if tens >= MINUTES_FROM:
+        return t(lang, "time.left_minutes", count=math.ceil(seconds / 60))
+    return t(lang, "time.left_seconds", count=tens)
+
+
+def deadline_text(lang: str, deadline: datetime | None, now: datetime) -> str:
+    """`` ⏳ max 2 min`` after a turn bell, or nothing (no turn timer)."""
+    text = left_text(lang, time_left(deadline, now))
+    return f" {text}" if text else ""
+
+
+def turn_text(lang: str, name: str, left: timedelta | None) -> str:
+    """The table's turn line: "Tocca ad <b>Anna</b> · ⏳ max 2 min"."""
+    text = left_text(lang, left)
+    return turn_line(lang, name) + (f" · {text}" if text else "")
+
+
+def packed(items: Sequence[str], separator: str = " · ") -> list[str]:
+    """``items`` side by side, as many to a line as a phone's width holds."""
+    lines: list[str] = []
+    for item in items:
+        joined = f"{lines[-1]}{separator}{item}" if lines else item
+        if lines and columns(joined) <= PHONE_COLUMNS:
+            lines[-1] = joined
+        else:
+            lines.append(item)
+    return lines
+
+
+def recent_lines(lines: Sequence[str], moves: Sequence[str], seal: str) -> list[str]:
+    """The latest of ``moves`` (lines of the public history, a draw left out) that the table of
+    ``lines`` has room for, :data:`RECENT_MOVES` at most; then ``seal`` (the deck's commitment,
+    at the start and at the end of the match) when not empty."""
+    room = min(RECENT_MOVES, MAX_LINES - len(lines) - (1 if seal else 0))
+    shown = list(moves[-room:]) if room > 0 else []
+    return ["· " + move for move in shown] + ([seal] if seal else [])
 
 
 def waiting_line(lang: str, name: str) -> str:

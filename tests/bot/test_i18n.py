@@ -142,12 +142,14 @@ SHARED_WORDS = {
     "scopone",
     "scopa",
     "scope",
+    "settebello",
     "computer",
     "no",
     "mp",
     "vp",
     "s",
     "min",
+    "pt",
     "in",
 }
 """Words spelt the same in both languages: game names, loanwords, ranking abbreviations."""

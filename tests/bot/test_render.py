@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -15,11 +16,23 @@ from bot.games import scopone as scopone_ui
 from bot.hand_ui import Capture, HandUI, context_token
 from bot.i18n import isolated
 from bot.render.cards import card as pretty
-from bot.render.length import clip, split, utf16_len
+from bot.render.cards import short_meld
+from bot.render.length import PHONE_COLUMNS, clip, columns, split, utf16_len
 from bot.render.lobby import lobby_view
-from bot.render.table import match_result_text, name_of, pairs_line, side_name, turn_line
+from bot.render.table import (
+    left_text,
+    match_result_text,
+    name_of,
+    packed,
+    pairs_line,
+    short_name,
+    side_name,
+    table_names,
+    turn_line,
+)
 from engine import scala40, scopone
 from engine.scala40.greedy import greedy_action
+from engine.scopone.greedy import greedy_action as scopone_greedy
 from storage import Store
 
 NAMES = ["<Anna & Co>", "Luca", "Marco", "Sara"]
@@ -43,9 +56,33 @@ class TestMoveLines:
         )
         assert scala40_ui.move_line("it", names, 1, "discard 7H") == "Luca scarta 7♥"
         assert scala40_ui.move_line("en", names, 1, "take attach 3 7H") == (
-            "Luca takes the discard and attaches 7♥ to meld 3"
+            "Luca takes the discard, adds 7♥ to meld 3"
         )
+        assert scala40_ui.move_line("en", names, 1, "take attach 3 7H", "7H") == (
+            "Luca takes 7♥, adds 7♥ to meld 3"
+        )
+        assert scala40_ui.move_line("it", names, 0, "meld 5S 6S 7S 8S") == "Anna cala 5♠–8♠"
+        assert scala40_ui.move_line("it", names, 0, "take") == "Anna raccoglie lo scarto"
         assert scala40_ui.move_line("it", names, 0, "draw") == "Anna pesca"
+
+    def test_recent_moves_leave_out_draws_and_name_the_card_taken(self) -> None:
+        history = [(0, "draw"), (0, "discard 7H"), (1, "take meld 7H 8H 9H"), (1, "discard 2S")]
+        assert scala40_ui.recent_moves("it", ["Anna", "Luca"], history) == [
+            "Anna scarta 7♥",
+            "Luca prende 7♥ e cala 7♥–9♥",
+            "Luca scarta 2♠",
+        ]
+
+    def test_scopone_plays_name_the_settebello(self) -> None:
+        names = ["Anna", "Luca"]
+        play = scopone.parse_action
+        assert scopone_ui.move_line("it", names, 0, play("play 7D")) == "Anna gioca 7♦ (settebello)"
+        assert scopone_ui.move_line("it", names, 1, play("play 7S take 7D"), scopa=True) == (
+            "Luca prende 7♦ con 7♠ — <b>settebello!</b> — <b>scopa!</b>"
+        )
+        assert scopone_ui.move_line("en", names, 1, play("play 5S take 2H 3H")) == (
+            "Luca takes 2♥ 3♥ with 5♠"
+        )
 
     def test_names_are_escaped(self) -> None:
         line = scala40_ui.move_line("it", NAMES, 0, "draw")
@@ -151,35 +188,92 @@ LONG_NAMES = [
     "Alessandra Lo Presti", "Giuseppe Bianchini", "Maria Vittoria", "Francesco Paolo",
     "Anna Maria Rossi", "Luca",
 ]  # fmt: skip
+TABLE_NAMES = ["Alessandra", "Giuseppe B.", "🤖 1", "🤖 2", "Francesco P.", "Anna Maria"]
+"""Two people with long names and computers, as the table shows them (:func:`table_names`)."""
+SEAL = "🔐 Mazzo garantito 3f9a1c0b · /verifica"
 
 
-def crowded_match() -> scala40.Match:
-    """A six-player Scala 40 hand at its most crowded: the most melds greedy play puts down."""
-    m = scala40.new_match(players=6, seed=5)
+def crowded_match(
+    players: int = 6, seed: int = 5, options: scala40.Options | None = None
+) -> scala40.Match:
+    """A Scala 40 first hand at its most crowded: the most melds greedy play puts down."""
+    m = scala40.new_match(players=players, seed=seed, options=options)
     crowded, most = m.copy(), 0
     while m.to_play is not None and not m.is_over and m.hand_number == 1:
         m.play(greedy_action(m))
         if len(m.view(0).melds) > most:
             crowded, most = m.copy(), len(m.view(0).melds)
-    assert most >= 10
     return crowded
 
 
 class TestPhoneFriendly:
     """Every message kind, for the most crowded Scala 40 position, fits a phone's screen: the
-    budgets below (characters as Telegram counts them, lines), far under Telegram's 4,096."""
+    budgets below (characters as Telegram counts them, lines; the table in lines and columns
+    as a phone shows them, issue 25), far under Telegram's 4,096."""
 
-    TABLE = (1_300, 32)
+    TABLE = (15, PHONE_COLUMNS)
+    MOVE_COLUMNS = 52
+    """A recent move that names many cards (a take, with what it made) may wrap once."""
     HAND = (700, 8)
     RESULT = (900, 10)
 
     def fits(self, text: str, budget: tuple[int, int]) -> None:
         assert utf16_len(text) <= budget[0] and text.count("\n") + 1 <= budget[1], text
 
+    def fits_a_phone(self, text: str, exact: bool = True) -> None:
+        """At most 15 lines of at most 40 columns (``exact``: every line; else a recent move
+        may be a little wider, as 1% of them are)."""
+        lines = text.split("\n")
+        assert len(lines) <= self.TABLE[0], text
+        for line in lines:
+            wide = self.MOVE_COLUMNS if line.startswith("· ") and not exact else self.TABLE[1]
+            assert columns(line) <= wide, line
+
     @pytest.mark.parametrize("lang", ["it", "en"])
-    def test_table_and_hands(self, lang: str) -> None:
+    @pytest.mark.parametrize(
+        "options",
+        [scala40.Options(), scala40.Options(pairs=True), scala40.Options(format="hands")],
+        ids=["points", "pairs", "hands"],
+    )
+    def test_a_crowded_table_of_four(self, lang: str, options: scala40.Options) -> None:
+        """Four players, two of them with long names and two computers, the most melds of a
+        hand (11 and 12): at most 15 lines of at most 40 columns, the time left and all."""
+        for seed in (26, 33):
+            m = crowded_match(4, seed, options)
+            assert len(m.view(0).melds) >= 11
+            text = scala40_ui.table_text(m.view(0), TABLE_NAMES[:4], lang, timedelta(minutes=2))
+            self.fits_a_phone(text)
+
+    @pytest.mark.parametrize("lang", ["it", "en"])
+    def test_every_table_of_four_fits_a_phone(self, lang: str) -> None:
+        """Every table of whole matches of four (a tenth of the moves at random): 15 lines at
+        most, of 40 columns but for a few recent moves."""
+        formats = [scala40.Options(), scala40.Options(pairs=True, format="race")]
+        for seed, options in enumerate(formats * 3):
+            rng = random.Random(seed)
+            m = scala40.new_match(players=4, seed=seed, options=options)
+            while not m.is_over:
+                m.play(greedy_action(m) if rng.random() < 0.9 else rng.choice(m.legal_actions()))
+                view = m.view(0)
+                text = scala40_ui.table_text(
+                    view, TABLE_NAMES[:4], lang, timedelta(seconds=90), SEAL
+                )
+                self.fits_a_phone(text, exact=False)
+
+    @pytest.mark.parametrize("lang", ["it", "en"])
+    def test_scopone_tables_fit_a_phone(self, lang: str) -> None:
+        for options in (scopone.Options(), scopone.Options(individual=True)):
+            m = scopone.new_match(seed=4, options=options)
+            while not m.is_over:
+                m.play(scopone_greedy(m))
+                text = scopone_ui.table_text(m.view(0), TABLE_NAMES[:4], lang, None, SEAL)
+                lines = text.split("\n")
+                assert len(lines) <= self.TABLE[0], text
+                assert all(columns(line) <= self.TABLE[1] for line in lines[:-4]), text
+
+    @pytest.mark.parametrize("lang", ["it", "en"])
+    def test_hands(self, lang: str) -> None:
         m = crowded_match()
-        self.fits(scala40_ui.table_text(m.view(0), LONG_NAMES, lang), self.TABLE)
         for seat in range(6):
             text, markup = scala40_ui.hand_message(
                 1, seat, m.view(seat), HandUI(), LONG_NAMES, "Circolo del giovedì", lang, 40
@@ -199,6 +293,55 @@ class TestPhoneFriendly:
         self.fits(match_result_text(mp, vp, [0], LONG_NAMES, lang, False), self.RESULT)
 
 
+class TestTableWords:
+    def test_names_are_cut_as_people_cut_them(self) -> None:
+        assert [short_name(n) for n in LONG_NAMES] == [
+            "Alessandra", "Giuseppe B.", "Maria V.", "Francesco P.", "Anna Maria", "Luca",
+        ]  # fmt: skip
+        assert short_name("Bartolomeo-Giacomo") == "Bartolomeo-…"
+
+    def test_computers_are_short_and_people_stay_apart(self, tmp_path: Path) -> None:
+        store = Store.open(f"sqlite:///{tmp_path / 'n.db'}")
+        try:
+            record = store.create_match(-5, "scala40", {}, 1, "Giuseppe Bianchini", seed=3)
+            record = store.add_seat(record.id, 2, "Giuseppe Bianchi")
+            record = store.add_seat(record.id, None, "🤖 Computer 2 (esperto)", "esperto")
+            record = store.add_seat(record.id, 4, "Alessandra Lo Presti")
+        finally:
+            store.close()
+        assert table_names(record) == [
+            "Giuseppe Bianchini", "Giuseppe Bianchi", "🤖 2", "Alessandra",
+        ]  # fmt: skip
+
+    @pytest.mark.parametrize(
+        ("seconds", "it", "en"),
+        [
+            (120, "⏳ max 2 min", "⏳ up to 2 min"),
+            (119.5, "⏳ max 2 min", "⏳ up to 2 min"),
+            (150, "⏳ max 3 min", "⏳ up to 3 min"),
+            (90, "⏳ max 90 s", "⏳ up to 90 s"),
+            (59.2, "⏳ max 60 s", "⏳ up to 60 s"),
+            (1, "⏳ max 10 s", "⏳ up to 10 s"),
+            (0, "", ""),
+        ],
+    )
+    def test_time_left_is_an_upper_bound(self, seconds: float, it: str, en: str) -> None:
+        """Rounded up, so it stays true until the next edit (time left only shrinks)."""
+        left = timedelta(seconds=seconds)
+        assert (left_text("it", left), left_text("en", left)) == (it, en)
+        assert left_text("it", None) == ""
+
+    def test_melds_pack_closer_when_the_table_is_full(self) -> None:
+        items = [f"{n}) 7♠ 7♥ 7♦" for n in range(1, 7)]
+        assert packed(items) == [
+            "1) 7♠ 7♥ 7♦ · 2) 7♠ 7♥ 7♦ · 3) 7♠ 7♥ 7♦",
+            "4) 7♠ 7♥ 7♦ · 5) 7♠ 7♥ 7♦ · 6) 7♠ 7♥ 7♦",
+        ]
+        assert short_meld(["7S", "7H", "7D"], dense=True) == "7♠♥♦"
+        assert short_meld(["QS", "KS", "AS", "JK"]) == "Q♠–A♠ 🃏"
+        assert short_meld(["JK=QS", "QH", "QD"]) == "🃏(Q♠) Q♥ Q♦"
+
+
 class TestNamesAreIsolated:
     """A name that could reorder its line (right-to-left letters, direction controls) is shown
     between FSI and PDI; one of left-to-right letters is shown as typed."""
@@ -216,8 +359,8 @@ class TestNamesAreIsolated:
     def test_table_lines(self) -> None:
         names = ["\u202eAnna", "Aisha عائشة"]
         text = scala40_ui.table_text(scala40.new_match(players=2, seed=11).view(0), names, "it")
-        assert "👉 \u2068\u202eAnna\u2069 — 13 carte" in text.splitlines()
-        assert "Punti: \u2068\u202eAnna\u2069 0 · \u2068Aisha عائشة\u2069 0" in text
+        assert "👉 \u2068\u202eAnna\u2069 · 13 carte · 0 pt" in text.splitlines()
+        assert "▫️ \u2068Aisha عائشة\u2069 · 13 carte · 0 pt" in text.splitlines()
         assert turn_line("it", name_of(names, 1)) == "Tocca ad <b>\u2068Aisha عائشة\u2069</b>"
         assert side_name(names, [0, 0], 0) == "\u2068\u202eAnna\u2069 + \u2068Aisha عائشة\u2069"
 

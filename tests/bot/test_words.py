@@ -15,29 +15,36 @@ class TestPlurals:
     @pytest.mark.parametrize(
         ("lang", "count", "text"),
         [
-            ("it", 1, "👉 Anna — 1 carta"),
-            ("it", 2, "👉 Anna — 2 carte"),
-            ("it", 0, "👉 Anna — 0 carte"),
-            ("en", 1, "👉 Anna — 1 card"),
-            ("en", 13, "👉 Anna — 13 cards"),
+            ("it", 1, "👉 Anna · 1 carta"),
+            ("it", 2, "👉 Anna · 2 carte"),
+            ("it", 0, "👉 Anna · 0 carte"),
+            ("en", 1, "👉 Anna · 1 card"),
+            ("en", 13, "👉 Anna · 13 cards"),
         ],
     )
     def test_cards_in_hand(self, lang: str, count: int, text: str) -> None:
-        line = t(lang, "table.seat", marker="👉", name="Anna", count=count, extra="")
+        line = t(lang, "table.seat", marker="👉", name="Anna", count=count)
         assert line == text
 
+    @pytest.mark.parametrize(
+        ("lang", "count", "won", "points"),
+        [
+            ("it", 1, " · 1 vinta", " · 1 pt"),
+            ("it", 2, " · 2 vinte", " · 2 pt"),
+            ("en", 1, " · 1 won", " · 1 pt"),
+            ("en", 2, " · 2 won", " · 2 pts"),
+        ],
+    )
+    def test_hands_won_and_points(self, lang: str, count: int, won: str, points: str) -> None:
+        assert t(lang, "table.won", count=count) == won
+        assert t(lang, "table.score", count=count) == points
+
     def test_scopone_captures_and_scope(self) -> None:
-        taken = t("it", "count.taken", count=1)
-        scope = t("it", "count.scope", count=1)
-        line = t(
-            "it", "table.scopone_side", names="A + B", taken=taken, scope=scope, score=3, target=11
-        )
-        assert line == "A + B: 1 presa · 1 scopa · 3/11 punti"
-        taken, scope = t("en", "count.taken", count=7), t("en", "count.scope", count=2)
-        line = t(
-            "en", "table.scopone_side", names="A + B", taken=taken, scope=scope, score=3, target=11
-        )
-        assert line == "A + B: 7 cards taken · 2 scope · 3/11 points"
+        """English says "scopas", not "scope" (an English word of its own)."""
+        line = t("it", "table.taken", taken="1–7", scope="1–0")
+        assert line == "Carte prese: 1–7 · scope: 1–0"
+        line = t("en", "table.taken", taken="1–7", scope="1–0")
+        assert line == "Cards taken: 1–7 · scopas: 1–0"
 
 
 class TestNames:
@@ -80,7 +87,7 @@ class TestScala40HandEnd:
 
     def test_an_eliminated_seat_shows_no_cards(self) -> None:
         line = t("it", "table.seat_out", marker="▫️", name="Luca")
-        assert line == "▫️ Luca — ❌ fuori"
+        assert line == "▫️ Luca · ❌ fuori"
 
 
 class TestOptionValues:

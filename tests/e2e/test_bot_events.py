@@ -67,7 +67,7 @@ async def test_supergroup_upgrade_keeps_the_match(
         record = service.store.get_match(match_id)
         table = server.message(SUPERGROUP, record.table_message_id or 0)
         assert record.table_chat_id == SUPERGROUP and table is not None
-        assert "· Luca pesca" in table.text
+        assert "👉 Luca · 14 carte · 0 pt" in table.text.splitlines()  # he drew
 
 
 async def test_bot_removed_stops_the_match(
@@ -344,7 +344,7 @@ async def test_retry_after_is_honoured(fake_telegram: FakeTelegramServer, tmp_pa
         assert [c.ok for c in edits].count(False) == 1  # the 429, made again after the wait
         table = server.message(GROUP, record.table_message_id or 0)
         hand = server.message(LUCA, hand.message_id)
-        assert table is not None and "· Luca pesca" in table.text
+        assert table is not None and "👉 Luca · 14 carte · 0 pt" in table.text  # he drew
         assert hand is not None and "Cala, attacca o scarta" not in hand.text  # Luca is not open
         assert "prepara i giochi per aprire" in hand.text
 

@@ -110,7 +110,7 @@ async def test_a_flooded_group_never_slows_another_chat(
         # the rest absorbed.
         new = [m for m in server.messages(GROUP_A, from_bot=True) if m.message_id not in old]
         assert [m.text.split("\n")[0] for m in new] == [
-            "🃏 Scala 40 · mano 1 · mazziere Gino",
+            "🃏 Scala 40 · mano 1 · si esce a 101",
             "Punteggio",
             "Opzioni della partita",
         ]
@@ -140,10 +140,10 @@ async def test_a_429_pauses_only_its_own_chat(
         table_b = server.message(GROUP_B, service.store.get_match(b_id).table_message_id or 0)
         table_a = server.message(GROUP_A, service.store.get_match(a_id).table_message_id or 0)
         assert table_a is not None and table_b is not None
-        await server.wait_for(lambda: "· Luca pesca" in table_b.text)
-        assert "· Pia pesca" not in table_a.text
+        await server.wait_for(lambda: "👉 Luca · 14 carte · 0 pt" in table_b.text)  # he drew
+        assert "👉 Pia · 14 carte · 0 pt" not in table_a.text
         await settle(server, service)
-        assert "· Pia pesca" in table_a.text
+        assert "👉 Pia · 14 carte · 0 pt" in table_a.text
         retried = server.calls_of("editMessageText", ok=True)[-1]
         assert retried.params["chat_id"] == GROUP_A
         assert retried.started - refused.started >= 3

@@ -50,7 +50,7 @@ async def test_lobby_deep_link_join_and_start(
         await anna.press(GROUP, lobby.message_id, button_data(lobby, "▶️")).answered()
         await settle(server, service)
         table = server.message(GROUP, lobby.message_id)
-        assert table is not None and table.text.startswith("🃏 Scala 40 · mano 1 · mazziere")
+        assert table is not None and table.text.startswith("🃏 Scala 40 · mano 1 · si esce a 101")
         record = service.store.active_match_in_chat(GROUP)
         assert record is not None and record.status == "playing"
         for seat in record.seats:

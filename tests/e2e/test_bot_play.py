@@ -81,7 +81,7 @@ async def test_scopone_capture_choice_and_refused_presses(
         await settle(server, service)
         assert [m.action for m in service.store.moves(match_id)] == ["play QH take 4S 5D"]
         table = server.message(GROUP, service.store.get_match(match_id).table_message_id or 0)
-        assert table is not None and "· Anna gioca Q♥ e prende 4♠ 5♦" in table.text
+        assert table is not None and "· Anna prende 4♠ 5♦ con Q♥" in table.text
         assert "In tavola: A♥ 3♥ J♣" in table.text
 
         # A double tap and an old keyboard: stale, refused, nothing changes.

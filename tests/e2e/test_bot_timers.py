@@ -54,27 +54,30 @@ async def test_reminder_autoplay_and_restart(
         record = service.store.get_match(match_id)
         assert record.deadline == clock.now() + timedelta(seconds=120)
         assert record.deadline_seat == 1
+        table_id = service.store.get_match(match_id).table_message_id or 0
+        table = server.message(GROUP, table_id)
+        assert table is not None and table.text.splitlines()[-2] == "Tocca a Luca · ⏳ max 2 min"
         await clock.advance(60)
         await settle(server, service)
         assert server.last_message(LUCA, from_bot=True).text == (  # type: ignore[union-attr]
             "⏰ Half your time is gone: 60 seconds left in Circolo."
-        )
+        )  # and the table's time left, an upper bound between edits, halves with it
+        table = server.message(GROUP, table_id)
+        assert table is not None and table.text.splitlines()[-2] == "Tocca a Luca · ⏳ max 60 s"
         await clock.advance(60)
         await settle(server, service)
         assert [m.action for m in service.store.moves(match_id)] == ["timeout"]
         table = server.message(GROUP, service.store.get_match(match_id).table_message_id or 0)
-        assert table is not None and table.text.splitlines()[-4:-1] == [  # before the deck's
-            "· ⏰ Luca: tempo scaduto",  # commitment
-            "· Luca pesca",
+        assert table is not None and table.text.splitlines()[-3:] == [
+            "Tocca ad Anna · ⏳ max 2 min",
+            "· ⏰ Luca: tempo scaduto",  # his draw is left out
             "· Luca scarta A♣",
         ]
         notice = server.last_message(LUCA, from_bot=True)
         assert notice is not None
         assert notice.text == "⏰ Time ran out in Circolo: I played for you."
         bell = server.last_message(ANNA, from_bot=True)
-        assert bell is not None and bell.text.startswith(
-            "🔔 Tocca a te in Circolo! (entro le 21:04 CET)"
-        )
+        assert bell is not None and bell.text.startswith("🔔 Tocca a te in Circolo! ⏳ max 2 min")
         assert service.store.get_match(match_id).deadline_seat == 0
     # A new process: the stored deadline is armed again, on a clock that went on meanwhile.
     later = ManualScheduler(clock.now() + timedelta(seconds=30))
