@@ -215,8 +215,11 @@ async def test_quick_taps_on_a_paced_hand_all_count(
         assert (await anna.press(ANNA, hand.message_id, button_data(hand, "3♣")))["text"] is None
         await shows(server, hand, "➕ Prepara")
         seen = keyboard_data(hand)  # what Anna sees now; her next taps make it old
-        taps = [anna.press(ANNA, hand.message_id, seen[card]) for card in ("4♣", "5♣", "6♣", "7♣")]
-        taps.append(anna.press(ANNA, hand.message_id, seen["➕ Prepara"]))
+        # Her phone has not shown the edits yet: she presses what she saw (force=True).
+        taps = [
+            anna.press(ANNA, hand.message_id, seen[card], force=True)
+            for card in ("4♣", "5♣", "6♣", "7♣", "➕ Prepara")
+        ]
         assert [(await tap)["text"] for tap in taps] == [None] * 5
         await settle(server, service)
         ui = service.store.get_match(b_id).seats[0].ui
@@ -238,9 +241,11 @@ async def test_quick_taps_on_a_paced_hand_all_count(
         await luca.press(LUCA, luca_hand.message_id, button_data(luca_hand, "2♠"))
         await shows(server, luca_hand, "🗑 Discard 2♠")
         seen = keyboard_data(luca_hand)
+        # His phone still shows that keyboard whatever the bot edits meanwhile (force=True).
         for card in ("✓2♠", "3♠"):
-            assert (await luca.press(LUCA, luca_hand.message_id, seen[card]))["text"] is None
-        stale = await luca.press(LUCA, luca_hand.message_id, seen["🗑 Discard 2♠"])
+            tap = luca.press(LUCA, luca_hand.message_id, seen[card], force=True)
+            assert (await tap)["text"] is None
+        stale = await luca.press(LUCA, luca_hand.message_id, seen["🗑 Discard 2♠"], force=True)
         assert stale["text"] == "This button is no longer valid."
         await shows(server, luca_hand, "🗑 Discard 3♠")
         discard = button_data(luca_hand, "🗑 Discard 3♠")

@@ -207,7 +207,16 @@ async def test_three_instances_behind_webhooks_lose_and_double_nothing(
                     timeout=30,
                     message="updates still wait for an instance",
                 )
-                await asyncio.sleep(1)  # the last edits of the moves just made
+                # Every press answered (but those the killed instance died with), no request
+                # to Telegram still in flight: the last moves' answers and edits are in.
+                await server.wait_for(
+                    lambda: (
+                        not unanswered(server, dispatcher, victim, killed_at)
+                        and all(call.done for call in server.calls)
+                    ),
+                    timeout=30,
+                    message="presses still unanswered, or requests still in flight",
+                )
                 # ---- the forged /nuova was refused: the group got no answer -------------------
                 said_in_lobby = [m.text for m in server.messages(LOBBIES[0], from_bot=True)]
                 assert not [text for text in said_in_lobby if text.startswith("C'è già")]
@@ -244,15 +253,7 @@ async def test_three_instances_behind_webhooks_lose_and_double_nothing(
             store.close()
             await dispatcher.stop()
     # ---- every press answered, but those the killed instance took and died with -------------
-    lost = []
-    for query_id, record in server.callbacks.items():
-        if record.answer is not None:
-            continue
-        taken = [f for f in dispatcher.log if f.query_id == query_id and f.status == 200]
-        killed = any(f.instance == victim and 0 <= killed_at - f.at <= RACE for f in taken)
-        if not killed:
-            lost.append((query_id, record.data))
-    assert lost == []
+    assert unanswered(server, dispatcher, victim, killed_at) == []
     # ---- no request refused, but a deletion the killed instance made and did not store -----
     said = (tmp_path / "bots.log").read_text(errors="replace")
     refused, deletions = [], 0
@@ -272,3 +273,18 @@ async def test_three_instances_behind_webhooks_lose_and_double_nothing(
         f"timeouts; requests refused 0, deletions raced at the kill {deletions}; "
         f"answers {Counter(str((r.answer or {}).get('text')) for r in server.callbacks.values())}"
     )
+
+
+def unanswered(
+    server: FakeTelegramServer, dispatcher: Dispatcher, victim: int, killed_at: float
+) -> list[tuple[str, str]]:
+    """The presses nobody answered, but those the killed instance took just before it died."""
+    lost = []
+    for query_id, record in server.callbacks.items():
+        if record.answer is not None:
+            continue
+        taken = [f for f in dispatcher.log if f.query_id == query_id and f.status == 200]
+        killed = any(f.instance == victim and 0 <= killed_at - f.at <= RACE for f in taken)
+        if not killed:
+            lost.append((query_id, record.data))
+    return lost
