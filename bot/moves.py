@@ -66,12 +66,15 @@ class Moves:
         """Play ``action`` for ``seat``, commit it, then show it (``ui_after``: the seat's UI
         state the move leaves). The caller holds the lock."""
         match = self.matches.engine(record)
+        ui = ui_for(record.game)
         before_to_play, before_hand = match.to_play, match.hand_number
+        before_closed = ui.closed_hand(match)
         try:
             applied = match.play(action, seat=seat)
         except IllegalAction as error:
             return Answer(engine_error(lang, error), alert=error.code != "not-your-turn")
         new_hand = match.hand_number != before_hand
+        closed = ui.closed_hand(match) != before_closed
         turn_starts = not match.is_over and (match.to_play != before_to_play or new_hand)
         timing: dict[str, Any] = {}
         if turn_starts:
@@ -103,17 +106,19 @@ class Moves:
             record = self.store.get_match(record.id)
         except DatabaseUnavailable as error:  # the move is committed: it is shown once it is back
             log.warning("match %d: the database went away after a move (%s)", record.id, error)
-            task = asyncio.create_task(self._show_when_back(record.id, version, seat, new_hand))
+            task = asyncio.create_task(
+                self._show_when_back(record.id, version, seat, new_hand, closed)
+            )
             self._later.add(task)
             task.add_done_callback(self._later.discard)
             return Answer()
-        self._show(record, match, seat, new_hand, quiet)
+        self._show(record, match, seat, new_hand, quiet, closed)
         for follower in self.followers:
             follower(record, match, bool(timing) or match.is_over)
         return Answer()
 
     async def _show_when_back(
-        self, match_id: int, version: int, mover: int | None, new_hand: bool
+        self, match_id: int, version: int, mover: int | None, new_hand: bool, closed: bool
     ) -> None:
         """Show a committed move once the store answers again, rendered from the store: the
         table, the hands and the bells; the end of a hand or match only if no move followed
@@ -128,7 +133,7 @@ class Moves:
                 if record.version != version:
                     self.shows.everything(record)
                     return
-                self._show(record, match, mover, new_hand, quiet=False)
+                self._show(record, match, mover, new_hand, quiet=False, closed=closed)
                 for follower in self.followers:
                     follower(record, match, True)
                 return
@@ -164,10 +169,16 @@ class Moves:
         mover: int | None,
         new_hand: bool,
         quiet: bool,
+        closed: bool = False,
     ) -> None:
         """Schedule what a committed move shows: the table, the hands that changed, the end of
         a hand or match in the group, the bells. A move within a turn is ``quiet``: its table
-        edit waits a little longer, so the move that ends the turn often joins it."""
+        edit waits a little longer, so the move that ends the turn often joins it. A move that
+        ``closed`` a hand shows its end first: the summary in the group, then the next
+        table below it; each person's recap in their hand, then the new hand below it."""
+        self.shows.summaries(record, match, closed)
+        if closed and not match.is_over:
+            self.shows.recap(record, match)
         self.shows.table(record.id, quiet)
         if new_hand and not match.is_over:
             self._clear_hands(record)
@@ -182,7 +193,6 @@ class Moves:
         for seat in range(len(record.seats)):
             if seat in now or not quiet:
                 self.shows.hand(record.id, seat, watch=seat not in now)
-        self.shows.summaries(record, match, new_hand)
         if match.is_over:
             self.matches.forget(record.id)  # a finished match is never played again
             self.shows.panels.pop(record.id, None)

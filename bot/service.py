@@ -12,6 +12,7 @@ only in memory: caches are rebuilt from the store after a restart.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -176,8 +177,20 @@ class Tavolo:
 
     def reply(self, chat_id: int, text: str, reply_to: int | None = None) -> None:
         """A command's reply (merged with an identical one, dropped if the chat has no budget
-        for it soon: :attr:`bot.delivery.Priority.REPLY`)."""
-        self.outbox.send(chat_id, text, reply_to=reply_to)
+        for it soon: :attr:`bot.delivery.Priority.REPLY`). In a private chat where a match is
+        played, the player's hand goes below the reply again: it stays the last message."""
+        record = self.store.active_match_in_chat(chat_id) if chat_id > 0 else None
+        done = None
+        if record is not None and record.status == "playing":
+            done = functools.partial(self._hand_below, record.id, chat_id)
+        self.outbox.send(chat_id, text, reply_to=reply_to, done=done)
+
+    def _hand_below(self, match_id: int, user_id: int, message_id: int | None) -> None:
+        """A reply went out in the private chat of a match: the hand goes below it."""
+        record = self.store.get_match(match_id)
+        seat = record.seat_of(user_id)
+        if message_id is not None and seat is not None and record.status == "playing":
+            self.shows.hand(match_id, seat, fresh=True, retire=True)
 
     def new_lobby(
         self, chat_id: int, user_id: int, name: str, game_name: str, private_ok: bool
@@ -240,12 +253,13 @@ class Tavolo:
         self.questions.ask_delete(user_id, lang)
 
     def resend_hands(self, user_id: int) -> int:
-        """``/hand``: every running match of the user gets a fresh hand message; how many."""
+        """``/hand``: every running match of the user gets a fresh hand message, and the old
+        one goes (or, too old to delete, loses its buttons and points down); how many."""
         count = 0
         for record in self.store.unfinished_matches():
             seat = record.seat_of(user_id)
             if record.status == "playing" and seat is not None:
-                self.shows.hand(record.id, seat, fresh=True)
+                self.shows.hand(record.id, seat, fresh=True, retire=True)
                 count += 1
         return count
 

@@ -25,6 +25,7 @@ from bot.i18n import isolated, t
 from bot.matches import Matches, ui_of
 from bot.people import People
 from bot.render import table as table_render
+from bot.render.length import clip
 from bot.render.lobby import lobby_view
 from bot.work import Delivery
 from engine import fairness
@@ -68,6 +69,11 @@ class Shows:
         self._ringing: dict[tuple[int, int], int] = {}
         self._posting: dict[tuple[int, int], int | None] = {}
         self._blocked: set[tuple[int, int]] = set()
+        self._summing: set[int] = set()
+        """Matches whose hand summary is on its way: their next table goes below it."""
+        self._recapped: set[tuple[int, int]] = set()
+        """Seats whose old hand message turned into the recap of the hand just ended: their
+        next hand is a new message below it."""
 
     def _claim(self, kind: str, match_id: int, seat: int = 0) -> Claim | None:
         """The claim of a live message's delivery, when instances may share the store (one
@@ -85,8 +91,10 @@ class Shows:
         move (a draw) waits three times as long, so it often shows together with the discard
         that follows it. ``fresh`` posts it again at the bottom, as does (``follow``) a table
         buried under :data:`BURIED` messages; the old copy is deleted (or, too old to delete,
-        points down).
+        points down). While the end of a hand is being posted, the table waits to go below it.
         """
+        if match_id in self._summing:
+            return
         record = self.store.get_match(match_id)
         chat_id = record.table_chat_id or record.chat_id
         posted = record.table_message_id
@@ -152,21 +160,46 @@ class Shows:
             return  # the group became a supergroup meanwhile: its new id stays
         if (record.table_chat_id, record.table_message_id) != (chat_id, message_id):
             self.store.set_table_message(match_id, chat_id, message_id)
+            if chat_id > 0 and record.status == "playing":
+                self._hands_below(record, chat_id)
         if shown != record.table_digest or record.table_pending != shown:
             self.store.set_table_digest(match_id, shown)
+
+    def _hands_below(self, record: MatchRecord, chat_id: int) -> None:
+        """A match played in a private chat: its table was posted anew, so the player's hand
+        goes below it again (the hand stays the chat's last message)."""
+        for seat in record.seats:
+            if seat.user_id == chat_id:
+                self.hand(record.id, seat.seat, fresh=True, retire=True)
 
     # --- the hands ---------------------------------------------------------------------------
 
     def hand(
-        self, match_id: int, seat: int, fresh: bool = False, tap: bool = False, watch: bool = False
+        self,
+        match_id: int,
+        seat: int,
+        fresh: bool = False,
+        tap: bool = False,
+        watch: bool = False,
+        retire: bool = False,
     ) -> None:
-        """Show a seat's latest hand in its private hand message (``fresh``: a new message;
-        ``tap``: a change of the player's own, gathered with the taps that follow it;
-        ``watch``: another player's move, shown after the player's own messages and a little
-        later, so that the moves of a turn show in one edit)."""
-        user = self.store.get_match(match_id).seats[seat].user_id
+        """Show a seat's latest hand in its private hand message (``fresh``: a new message,
+        ``retire``: the old one deleted; ``tap``: a change of the player's own, gathered with
+        the taps that follow it; ``watch``: another player's move, shown after the player's
+        own messages and a little later, so that the moves of a turn show in one edit).
+
+        After the recap of a hand (:meth:`recap`) the next hand is a new message below it;
+        in a private match it waits for the table, and goes below it."""
+        record = self.store.get_match(match_id)
+        user = record.seats[seat].user_id
         if user is None:
             return
+        if match_id in self._summing and user == record.table_chat_id:
+            return  # the table is posted first, then the hand below it (_hands_below)
+        if (match_id, seat) in self._recapped:
+            self._recapped.discard((match_id, seat))
+            fresh, retire = True, False
+        lang = self.people.user_lang(user)
         self.outbox.put(
             user,
             ("hand", match_id, seat),
@@ -174,24 +207,72 @@ class Shows:
             lambda message_id, shown: self._hand_shown(match_id, seat, message_id, shown),
             Priority.TABLE if watch else Priority.HAND,
             fresh=fresh,
+            retire=retire,
             gather=tap,
             delay=self.table_delay * WATCH_FACTOR if watch else 0.0,
             sending=lambda shown: self.store.set_hand_digest(match_id, seat, shown, pending=True),
+            retired_text=t(lang, "hand.moved"),
             claim=self._claim("hand", match_id, seat),
         )
 
+    def recap(self, record: MatchRecord, match: GameMatch) -> None:
+        """The end of a hand where each person looks: their hand message turns into the hand's
+        recap (who closed and how, their own points, the totals), without buttons, and the new
+        hand is posted below it (:meth:`hand`). On a phone the chat then reads as the game
+        went: the hand that ended and how, then the new cards, which ring as a new message;
+        and no keyboard of a hand that is over is left to press."""
+        ui = ui_for(record.game)
+        names = self.matches.names(record)
+        closed = ui.closed_hand(match)
+        for seat in record.seats:
+            old, user = seat.hand_message_id, seat.user_id
+            if user is None or old is None:
+                continue
+            lang = self.people.user_lang(user)
+            recap = ui.hand_recap(match, seat.seat, names, lang)
+            text = self.hand_title(record, lang) + "\n" + recap
+            if closed is not None and match.hand_number > closed:
+                text += "\n" + t(lang, "hand.recap_next", hand=match.hand_number)
+            self.outbox.put(
+                user,
+                ("recap", record.id, seat.seat, old),
+                functools.partial(Render, old, None, clip(text)),
+                lambda _id, _shown: None,
+                Priority.HAND,
+            )
+            self._recapped.add((record.id, seat.seat))
+
+    def hand_title(self, record: MatchRecord, lang: str) -> str:
+        """A hand message's first line: the game and where it is played."""
+        group = self.people.group_title(record.chat_id)
+        return t(lang, "hand.title", game=t(lang, f"game.{record.game}"), group=group)
+
     def hand_view(self, record: MatchRecord, seat: int) -> Rendered:
-        """The private hand message of a seat."""
+        """The private hand message of a seat; at the end of the match, how the last hand
+        ended (when it ended it) and the winner and the standings, without buttons."""
         seat_record = record.seats[seat]
+        match = self.matches.engine(record)
+        if match.is_over:
+            return self._hand_at_end(record, match, seat), None
         return ui_for(record.game).hand(
             record.id,
             seat,
-            self.matches.engine(record),
+            match,
             ui_of(seat_record),
             self.matches.names(record),
             self.people.group_title(record.chat_id),
             self.people.user_lang(seat_record.user_id or 0),
         )
+
+    def _hand_at_end(self, record: MatchRecord, match: GameMatch, seat: int) -> str:
+        """The hand message of a finished or stopped match."""
+        lang = self.people.user_lang(record.seats[seat].user_id or 0)
+        ui = ui_for(record.game)
+        lines = [self.hand_title(record, lang)]
+        if ui.closed_hand(match) == match.hand_number:  # the last move ended a hand
+            lines.append(ui.hand_recap(match, seat, self.matches.names(record), lang))
+        lines.append(self.result_text(record, match, lang))
+        return clip("\n".join(lines))
 
     def _hand_render(self, match_id: int, seat: int, user: int) -> Render | None:
         record = self.store.get_match(match_id)
@@ -269,8 +350,11 @@ class Shows:
                 self._ring(match_id, seat.seat, seat.user_id)
 
     def _bell_turn(self, record: MatchRecord, seat: int) -> int | None:
-        """The turn the seat's bell should ring for, or None (not its turn, or no bell)."""
+        """The turn the seat's bell should ring for, or None (not its turn, or no bell: a
+        person alone in a private match is looking at the game already)."""
         if record.status != "playing" or record.state_json is None:
+            return None
+        if alone(record):
             return None
         match = self.matches.engine(record)
         if match.to_play != seat or self.matches.is_computer(record, match, seat):
@@ -338,28 +422,34 @@ class Shows:
 
     # --- summaries -------------------------------------------------------------------------
 
-    def summaries(self, record: MatchRecord, match: GameMatch, new_hand: bool) -> None:
-        """The end of a hand (everyone's cards and points) and of the match (the ranking),
-        rendered now, from this very state."""
+    def summaries(self, record: MatchRecord, match: GameMatch, closed: bool) -> None:
+        """The end of a hand (``closed``: this move ended one) and of the match, rendered now,
+        from this very state. The next hand's table goes below the hand's summary; a stop or
+        an abandonment posts no hand's summary (the last one was posted when it ended)."""
         lang = self.people.group_lang(record.chat_id)
-        if new_hand or match.is_over:
+        if closed:
             summary = ui_for(record.game).hand_result(match, self.matches.names(record), lang)
             if summary:
-                self.outbox.send(record.chat_id, summary, priority=Priority.NOTICE)
+                if not match.is_over:
+                    self._summing.add(record.id)
+                done = functools.partial(self._summary_shown, record.id)
+                self.outbox.send(record.chat_id, summary, priority=Priority.NOTICE, done=done)
         if match.is_over:
             text, markup = self.final_ranking(record, match)
             self.outbox.send(record.chat_id, text, markup, Priority.NOTICE)
+
+    def _summary_shown(self, match_id: int, _message_id: int | None) -> None:
+        """The hand's summary is out: the table of the next hand goes below it."""
+        if match_id in self._summing:
+            self._summing.discard(match_id)
+            self.table(match_id, fresh=True, follow=False)
 
     def final_ranking(self, record: MatchRecord, match: GameMatch) -> Rendered:
         """The ranking at the end of the match, the seed revealed, the rematch button."""
         lang = self.people.group_lang(record.chat_id)
         outcome = match.outcome
         stopped = outcome is None or outcome.stopped
-        mp = list(outcome.mp) if outcome else [0] * match.players
-        vp = list(outcome.vp) if outcome else [0] * match.players
-        winners = list(outcome.winners) if outcome else []
-        names = self.matches.names(record)
-        text = table_render.match_result_text(mp, vp, winners, names, lang, stopped)
+        text = self.result_text(record, match, lang)
         text += "\n" + t(lang, "match.seed", seed=str(record.seed))  # the deals can be checked
         if stopped:
             return text, None
@@ -368,9 +458,30 @@ class Shows:
         )
         return text, InlineKeyboardMarkup([[button]])
 
+    def result_text(self, record: MatchRecord, match: GameMatch, lang: str) -> str:
+        """How the match ended: the winner and the standings with the points in words, who
+        abandoned; or that it was interrupted."""
+        outcome = match.outcome
+        stopped = outcome is None or outcome.stopped
+        mp = list(outcome.mp) if outcome else [0] * match.players
+        vp = list(outcome.vp) if outcome else [0] * match.players
+        winners = list(outcome.winners) if outcome else []
+        names = self.matches.names(record)
+        text = table_render.match_result_text(mp, vp, winners, names, lang, stopped)
+        gone = [table_render.name_of(names, s) for s in match.abandoned_seats]
+        if gone:
+            names_text = table_render.names_list(lang, gone)
+            text += "\n" + t(lang, "match.abandoned", names=names_text, count=len(gone))
+        return text
+
     def everything(self, record: MatchRecord) -> None:
         """The table, every hand and the bells (after a start or a resume)."""
         self.table(record.id)
         for seat in range(len(record.seats)):
             self.hand(record.id, seat)
         self.ring(record.id)
+
+
+def alone(record: MatchRecord) -> bool:
+    """Whether the match is played in a private chat by one person (against computers)."""
+    return record.chat_id > 0 and sum(1 for s in record.seats if s.user_id is not None) <= 1

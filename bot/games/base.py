@@ -60,6 +60,14 @@ class GameUI(Protocol):
     def hand_result(self, match: GameMatch, names: list[str], lang: str) -> str:
         """The end of the hand just played, for the group ("" when there is none)."""
 
+    def hand_recap(self, match: GameMatch, seat: int, names: list[str], lang: str) -> str:
+        """The end of the hand just played, for one player's hand message: who closed and
+        how, the player's own points, the totals ("" when there is none)."""
+
+    def closed_hand(self, match: GameMatch) -> int | None:
+        """The number of the latest hand that ended (None before the first): a move that
+        changes it ended a hand."""
+
     def press(self, press: HandPress) -> Awaitable[Answer]:
         """Handle a press on the hand (the caller checked who and when)."""
 

@@ -205,28 +205,124 @@ def _melds(view: scala40.View, lang: str, room: int) -> list[str]:
 
 
 def hand_result_text(
-    result: scala40.HandResult, names: list[str], sides: list[int], lang: str
+    result: scala40.HandResult,
+    names: list[str],
+    sides: list[int],
+    lang: str,
+    fmt: str = "points",
+    limit: int | None = None,
 ) -> str:
-    """The end of a hand: every player's remaining cards and points, each side's total, and
-    who is out (S40-15, S40-12.1)."""
+    """The end of a hand for the group: who closed and with which card, every player's
+    remaining cards and points (the closer's 0 and their partner's, a flat 100 said as such),
+    each side's total (the hands won where they decide, S40-12.2), and who is out (S40-15,
+    S40-11, S40-12.1). ``limit``: the points format's limit, named with the totals."""
     if result.annulled:
         return t(lang, "hand.annulled", hand=result.hand_number)
+    lines = [closing_line(result, names, lang)]
+    for seat in range(len(result.points)):
+        line = _seat_line(result, names, sides, seat, lang)
+        if line is not None:
+            lines.append(line)
+    lines += standing_lines(result, names, sides, lang, fmt, limit)
+    return clip("\n".join(lines))
+
+
+def closing_line(result: scala40.HandResult, names: list[str], lang: str) -> str:
+    """Who closed the hand, how and with which card ("🏁 Mano 2: Anna chiude scartando 9♥.")."""
     closer = name_of(names, result.closer) if result.closer is not None else "—"
-    key = "hand.closed_in_mano" if result.in_mano else "hand.closed"
-    lines = [t(lang, key, hand=result.hand_number, name=closer)]
-    for seat, points in enumerate(result.points):
-        if points is None:
-            continue
-        hand = show.cards(result.cards[seat]) if result.cards[seat] else "—"
-        lines.append(t(lang, "hand.line", name=name_of(names, seat), cards=hand, points=points))
+    key = "hand.closed"
+    if result.in_mano:
+        key = "hand.closed_in_mano"
+    elif result.joker_close:  # allowed only where it doubles the points (S40-11.4)
+        key = "hand.closed_joker"
+    card = show.card(result.discard) if result.discard else "—"
+    return t(lang, key, hand=result.hand_number, name=closer, card=card)
+
+
+def _seat_line(
+    result: scala40.HandResult, names: list[str], sides: list[int], seat: int, lang: str
+) -> str | None:
+    """A seat's cards and points, and why they count what they count."""
+    points = result.points[seat]
+    if points is None:
+        return None
+    name = name_of(names, seat)
+    cards = show.cards(result.cards[seat]) if result.cards[seat] else "—"
+    if seat == result.closer:
+        return t(lang, "hand.line_closer", name=name)
+    if result.closer is not None and sides[seat] == sides[result.closer]:
+        return t(lang, "hand.line_partner", name=name, cards=cards)
+    if result.opened and not result.opened[seat]:
+        return t(lang, "hand.line_unopened", name=name, points=points, cards=cards)
+    return t(lang, "hand.line", name=name, cards=cards, points=points)
+
+
+def standing_lines(
+    result: scala40.HandResult,
+    names: list[str],
+    sides: list[int],
+    lang: str,
+    fmt: str = "points",
+    limit: int | None = None,
+) -> list[str]:
+    """Each side's total after the hand (with the limit, in the points format), the hands
+    won where they decide the match (S40-12.2, S40-12.3), and who is out (S40-12.1)."""
     totals = " · ".join(
         f"{side_name(names, sides, side)} {total}" for side, total in enumerate(result.totals)
     )
-    lines.append(t(lang, "hand.totals", totals=totals))
+    lines: list[str]
+    if fmt == "points" and limit is not None:
+        lines = [t(lang, "hand.totals_limit", totals=totals, limit=limit)]
+    else:
+        lines = [t(lang, "hand.totals", totals=totals)]
+    if fmt != "points" and result.hands_won:
+        won = " · ".join(
+            f"{side_name(names, sides, side)} {count}"
+            for side, count in enumerate(result.hands_won)
+        )
+        lines.append(t(lang, "hand.won", won=won))
     for seat in result.eliminated:
         points = result.totals[sides[seat]]
         lines.append(t(lang, "table.eliminated", name=name_of(names, seat), points=points))
-    return clip("\n".join(lines))
+    return lines
+
+
+def hand_recap(
+    result: scala40.HandResult,
+    seat: int,
+    names: list[str],
+    sides: list[int],
+    lang: str,
+    fmt: str = "points",
+    limit: int | None = None,
+) -> str:
+    """The end of a hand in a player's own hand message: who closed and how, the player's
+    cards left and points (a flat 100 explained against what the cards would count), the
+    totals and hands won, who is out."""
+    if result.annulled:
+        return t(lang, "hand.annulled", hand=result.hand_number)
+    lines = [closing_line(result, names, lang)]
+    mine = _own_line(result, sides, seat, lang)
+    if mine:
+        lines.append(mine)
+    lines += standing_lines(result, names, sides, lang, fmt, limit)
+    return "\n".join(lines)
+
+
+def _own_line(result: scala40.HandResult, sides: list[int], seat: int, lang: str) -> str:
+    """The player's own cards and points at the end of the hand ("" when not in it)."""
+    points = result.points[seat] if seat < len(result.points) else None
+    if points is None:
+        return ""
+    cards = show.cards(result.cards[seat]) if result.cards[seat] else "—"
+    if seat == result.closer:
+        return t(lang, "hand.recap_closer")
+    if result.closer is not None and sides[seat] == sides[result.closer]:
+        return t(lang, "hand.recap_partner", cards=cards)
+    if result.opened and not result.opened[seat]:
+        total = result.card_points[seat] if result.card_points else None
+        return t(lang, "hand.recap_unopened", points=points, cards=cards, sum=total or "?")
+    return t(lang, "hand.recap_cards", cards=cards, points=points)
 
 
 # --- the hand --------------------------------------------------------------------------------
@@ -601,7 +697,26 @@ class Scala40UI:
         assert isinstance(match, scala40.Match)
         last = match.last_hand
         sides = list(match.view(0).sides)
-        return "" if last is None else hand_result_text(last, names, sides, lang)
+        options = match.options
+        if last is None:
+            return ""
+        return hand_result_text(last, names, sides, lang, options.format, options.limit)
+
+    def hand_recap(self, match: GameMatch, seat: int, names: list[str], lang: str) -> str:
+        """The end of the hand for one player: who closed, the player's own points, the
+        totals (S40-11, S40-12)."""
+        assert isinstance(match, scala40.Match)
+        last = match.last_hand
+        if last is None:
+            return ""
+        sides = list(match.view(0).sides)
+        options = match.options
+        return hand_recap(last, seat, names, sides, lang, options.format, options.limit)
+
+    def closed_hand(self, match: GameMatch) -> int | None:
+        """The number of the latest hand that ended (closed or annulled)."""
+        assert isinstance(match, scala40.Match)
+        return None if match.last_hand is None else match.last_hand.hand_number
 
     def press(self, press_: HandPress) -> Awaitable[Answer]:
         """A press on the hand."""

@@ -120,9 +120,17 @@ def move_line(
 
 
 def hand_result_text(
-    score: scopone.HandScore, names: list[str], sides: list[int], lang: str
+    score: scopone.HandScore,
+    names: list[str],
+    sides: list[int],
+    lang: str,
+    scores: tuple[int, ...] = (),
+    target: int | None = None,
+    piles: bool = True,
 ) -> str:
-    """The end of a hand: each side's pile and its points by category (SC-5.3)."""
+    """The end of a hand: each side's points by category, who took the cards left on the
+    table (SC-3.6), the scores against the target (SC-5.2) and, with ``piles``, each side's
+    pile (SC-5.3)."""
     lines = [t(lang, "hand.scopone", hand=score.hand_number)]
     for side in score.sides:
         points = side.points_by_category()
@@ -135,17 +143,29 @@ def hand_result_text(
                 **points,
             )
         )
-    for side in score.sides:
-        lines.append(
-            t(
-                lang,
-                "hand.scopone_pile",
-                names=side_name(names, sides, side.side),
-                count=len(side.pile),
-                cards=show.cards([str(c) for c in side.pile]) or "—",
+    if score.leftover and score.last_capturer is not None:
+        left = show.cards([str(c) for c in score.leftover])
+        name = name_of(names, score.last_capturer)
+        lines.append(t(lang, "hand.scopone_leftover", cards=left, name=name))
+    if scores and target is not None:
+        lines.append(t(lang, "hand.scores", scores=_scores(names, sides, scores), target=target))
+    if piles:
+        for side in score.sides:
+            lines.append(
+                t(
+                    lang,
+                    "hand.scopone_pile",
+                    names=side_name(names, sides, side.side),
+                    count=len(side.pile),
+                    cards=show.cards([str(c) for c in side.pile]) or "—",
+                )
             )
-        )
     return clip("\n".join(lines))
+
+
+def _scores(names: list[str], sides: list[int], scores: tuple[int, ...]) -> str:
+    """Each side's score: "Anna + Bea 6 · Luca + Dino 3"."""
+    return " · ".join(f"{side_name(names, sides, side)} {n}" for side, n in enumerate(scores))
 
 
 def hand_message(
@@ -172,9 +192,7 @@ def hand_message(
     table = show.cards([str(c) for c in view.table]) if view.table else "—"
     lines.append(t(lang, "hand.scopone_table", cards=table))
     sides = list(view.sides)
-    scores = " · ".join(
-        f"{side_name(names, sides, side)} {score}" for side, score in enumerate(view.scores)
-    )
+    scores = _scores(names, sides, view.scores)
     lines.append(t(lang, "hand.scores", scores=scores, target=view.target))
     keyboard: list[list[InlineKeyboardButton]] = []
     if not my_turn:
@@ -265,8 +283,26 @@ class ScoponeUI:
         assert isinstance(match, scopone.Match)
         if match.last_hand is None:
             return ""
-        sides = list(match.view(0).sides)
-        return hand_result_text(match.last_hand, names, sides, lang)
+        view = match.view(0)
+        return hand_result_text(
+            match.last_hand, names, list(view.sides), lang, view.scores, view.target
+        )
+
+    def hand_recap(self, match: GameMatch, seat: int, names: list[str], lang: str) -> str:
+        """The end of the hand for one player: the points by category, the scores."""
+        assert isinstance(match, scopone.Match)
+        if match.last_hand is None:
+            return ""
+        view = match.view(seat)
+        sides = list(view.sides)
+        return hand_result_text(
+            match.last_hand, names, sides, lang, view.scores, view.target, piles=False
+        )
+
+    def closed_hand(self, match: GameMatch) -> int | None:
+        """The number of the latest hand that ended."""
+        assert isinstance(match, scopone.Match)
+        return None if match.last_hand is None else match.last_hand.hand_number
 
     def press(self, press_: HandPress) -> Awaitable[Answer]:
         """A press on the hand."""

@@ -122,6 +122,8 @@ async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     count = service.resend_hands(user.id)
     if is_group(chat):  # the reply is read by the group
         lang = service.group_lang(chat.id)
+    elif count:
+        return  # in private the new hand is the answer, and stays the last message
     else:
         lang = service.user_lang(user.id, user.language_code)
     reply(update, context, t(lang, "cmd.hands_sent" if count else "cmd.no_match"))

@@ -608,7 +608,7 @@ class Match:
         applied = Action("discard", card=face_text(face))
         self.history.append((seat, str(applied)))
         if not hand:
-            self._close_hand(seat, FACE_INDEX[card] == JOKER_FACE)
+            self._close_hand(seat, card)
         else:
             self._end_turn(seat)
         return applied
@@ -680,8 +680,10 @@ class Match:
         self.discard = [self.stock.pop()]
         self._begin_turn(order[0])
 
-    def _close_hand(self, closer: int, joker_close: bool) -> None:
-        """S40-11: score the hand closed by ``closer``; then the match goes on or ends."""
+    def _close_hand(self, closer: int, card: int) -> None:
+        """S40-11: score the hand closed by ``closer`` discarding ``card``; then the match goes
+        on or ends."""
+        joker_close = FACE_INDEX[card] == JOKER_FACE
         in_mano = self.opened_this_turn
         doubled = in_mano or (joker_close and self.options.joker_close_doubles)
         points: list[int | None] = [None] * self.players
@@ -715,6 +717,13 @@ class Match:
             side_points,
             list(self.totals),
             eliminated,
+            discard=face_text(FACE_INDEX[card]),
+            opened=list(self.opened),
+            card_points=[
+                hand_penalty(self.hands[s], self.options.ace_penalty) if p is not None else None
+                for s, p in enumerate(points)
+            ],
+            hands_won=list(self.hands_won),
         )
         self._after_hand()
 
@@ -742,6 +751,7 @@ class Match:
             totals=list(self.totals),
             cards=[[] for _ in range(self.players)],
             points=[None] * self.players,
+            hands_won=list(self.hands_won),
         )
         self._after_hand()
 

@@ -11,7 +11,11 @@ class HandResult:
     """How a hand ended (docs/rules.md S40-11, S40-15): every seat's remaining cards and points.
 
     ``points[seat]`` is None for a seat that was not in the hand; ``side_points`` and
-    ``totals`` are per side (a line in pairs, else a player).
+    ``totals`` are per side (a line in pairs, else a player). What decides it, for the
+    players to read: ``discard`` is the closer's last card, ``opened`` who had laid down
+    (S40-11.3: who had not pays a flat 100), ``card_points`` what each seat's cards count by
+    themselves (S40-11.2, not doubled), ``hands_won`` per side after this hand (S40-12.2).
+    Hands stored before these fields load with them empty.
     """
 
     hand_number: int
@@ -24,6 +28,10 @@ class HandResult:
     side_points: list[int] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
     eliminated: list[int] = field(default_factory=list)
+    discard: str | None = None
+    opened: list[bool] = field(default_factory=list)
+    card_points: list[int | None] = field(default_factory=list)
+    hands_won: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """A plain dict."""

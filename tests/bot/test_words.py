@@ -57,10 +57,10 @@ class TestNames:
         text = match_result_text([70, -70], [20, 0], [0], ["Anna", "Luca"], "en", False)
         assert text.splitlines() == [
             "🏆 <b>Match over!</b> Anna wins.",
-            "1. Anna · MP 70 · VP 20",
-            "2. Luca · MP -70 · VP 0",
-            "MP: match points, the point difference with the opponents · VP: victory points, "
-            "20 for a win and 10 for a draw",
+            "1. Anna: 70 match points, 20 victory points",
+            "2. Luca: -70 match points, 0 victory points",
+            "Match points: the point difference with the opponents. Victory points: 20 for a "
+            "win, 10 for a draw.",
         ]
         text = match_result_text(
             [5, 5, -5, -5], [20] * 2 + [0] * 2, [0, 1], list("ABCD"), "it", False
@@ -84,6 +84,49 @@ class TestScala40HandEnd:
             "Totali: Anna 40 · Luca 105 · Bea 60",
             "❌ Luca arriva a 105 punti ed è fuori.",
         ]
+
+    def test_the_summary_says_what_decided_each_line(self) -> None:
+        """The closing card, the closer's 0 and their partner's, a flat 100 said as such,
+        the limit with the totals; in the hands format, the hands won."""
+        result = scala40.HandResult(
+            hand_number=2,
+            closer=0,
+            in_mano=True,
+            cards=[[], ["KS", "QS"], ["7H", "8H"], ["2C"]],
+            points=[0, 40, 15, 100],
+            side_points=[0, 140],
+            totals=[0, 140],
+            discard="9H",
+            opened=[True, True, True, False],
+            card_points=[0, 20, 15, 2],
+            hands_won=[1, 0],
+        )
+        names, sides = ["Anna", "Luca", "Bea", "Dino"], [0, 1, 0, 1]
+        assert scala40_ui.hand_result_text(result, names, sides, "it", "points", 201).split(
+            "\n"
+        ) == [
+            "🏁 <b>Mano 2</b>: Anna chiude in mano scartando 9♥! Punti doppi.",
+            "Anna: ha chiuso → 0",
+            "Luca: K♠ Q♠ → 40",
+            "Bea: 7♥ 8♥ → 0, la coppia di chi chiude non paga",
+            "Dino: non ha calato → 100 fissi (2♣)",
+            "Totali: Anna + Bea 0 · Luca + Dino 140 · a 201 si è fuori",
+        ]
+        text = scala40_ui.hand_result_text(result, names, sides, "en", "hands")
+        assert text.split("\n")[1:] == [
+            "Anna: closed → 0",
+            "Luca: K♠ Q♠ → 40",
+            "Bea: 7♥ 8♥ → 0, the closer's pair pays nothing",
+            "Dino: never laid down → a flat 100 (2♣)",
+            "Totals: Anna + Bea 0 · Luca + Dino 140",
+            "Hands won: Anna + Bea 1 · Luca + Dino 0",
+        ]
+        recap = scala40_ui.hand_recap(result, 3, names, sides, "it", "points", 201)
+        assert (
+            recap.split("\n")[1] == "Non hai calato: 100 fissi (le tue carte, 2♣, ne varrebbero 2)."
+        )
+        recap = scala40_ui.hand_recap(result, 2, names, sides, "en", "points", 201)
+        assert recap.split("\n")[1] == "Your cards: 7♥ 8♥ → 0, your pair closed."
 
     def test_an_eliminated_seat_shows_no_cards(self) -> None:
         line = t("it", "table.seat_out", marker="▫️", name="Luca")

@@ -96,7 +96,7 @@ async def test_the_scala40_hand_says_whose_turn_and_shows_the_table(
         assert "🂠 Draw" not in keyboard_data(luca)
         assert server.message(LUCA, bell).deleted  # type: ignore[union-attr]  # his turn passed
 
-        # Anna stops the match: the hands keep their cards, without buttons; no bell is left.
+        # Anna stops the match: the hands say so, without buttons; no bell is left.
         server.user(ANNA).send(GROUP, "/stop")
         await settle(server, service)
         question = server.last_message(GROUP, from_bot=True)
@@ -104,7 +104,11 @@ async def test_the_scala40_hand_says_whose_turn_and_shows_the_table(
         await server.user(ANNA).press_button(GROUP, question.message_id, "✅ Sì").answered()
         await settle(server, service)
         record = service.store.get_match(match_id)
-        for user, over in ((ANNA, "🏁 La partita è finita."), (LUCA, "🏁 The match is over.")):
+        stopped = (
+            (ANNA, "⏹ Partita interrotta: non conta per la classifica."),
+            (LUCA, "⏹ Match stopped: it does not count for the rankings."),
+        )
+        for user, over in stopped:
             hand = hand_of(server, service, match_id, user)
             assert hand.text.splitlines()[1] == over and not hand.inline_keyboard
         bells = [s.turn_message_id for s in record.seats if s.turn_message_id is not None]

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 from bot_harness import running_bot, say, settle, tap
-from fake_telegram import FakeTelegramServer
+from fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
 
 from bot.render.cards import card as pretty
+from bot.service import Tavolo
 from engine.games import game
 from engine.scala40 import new_match
 
@@ -63,6 +64,20 @@ async def test_private_match_against_the_computer(
         assert service.engine(record).to_play == 0
 
 
+async def said_above_the_hand(
+    server: FakeTelegramServer, service: Tavolo, user: FakeUser, text: str, match_id: int
+) -> tuple[FakeMessage, FakeMessage]:
+    """``user`` writes ``text`` in the private chat of a match: the bot's answer, then the
+    hand below it, the chat's last message."""
+    user.send(user.id, text)
+    await settle(server, service)
+    answer, hand = server.messages(user.id, from_bot=True)[-2:]
+    seat = service.store.get_match(match_id).seat_of(user.id)
+    assert seat is not None
+    assert hand.message_id == service.store.get_match(match_id).seats[seat].hand_message_id
+    return answer, hand
+
+
 async def test_group_commands_work_in_a_private_match(
     fake_telegram: FakeTelegramServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -80,14 +95,22 @@ async def test_group_commands_work_in_a_private_match(
         await tap(server, service, anna, lobby, "▶️")
         record = service.store.active_match_in_chat(ANNA)
         assert record is not None and record.status == "playing"
-        score = await say(server, service, anna, ANNA, "/punti")
+        # Each reply goes out, and the hand goes below it again: it stays the last message.
+        score, hand = await said_above_the_hand(server, service, anna, "/punti", record.id)
         assert score.text.startswith("Score\n")
-        rules = await say(server, service, anna, ANNA, "/regole")
+        rules, hand = await said_above_the_hand(server, service, anna, "/regole", record.id)
         assert "Points limit: 101" in rules.text.splitlines()
         assert "On timeout: the bot plays" in rules.text.splitlines()
-        table = await say(server, service, anna, ANNA, "/tavolo")
+        table, hand = await said_above_the_hand(server, service, anna, "/tavolo", record.id)
         assert table.text.startswith("🃏 Scala 40 · hand 1")
         assert service.store.get_match(record.id).table_message_id == table.message_id
+        assert hand.text.splitlines()[1].startswith("👉 Your turn")
+        hands = [
+            m
+            for m in server.messages(ANNA, from_bot=True)
+            if m.text.startswith("🃏 Scala 40 · your")
+        ]
+        assert hands == [hand]  # the old hands are gone
         question = await say(server, service, anna, ANNA, "/stop")
         assert question.text == "Stop the match? It will not count for the rankings."
         await tap(server, service, anna, question, "✅ Yes")

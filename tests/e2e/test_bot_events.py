@@ -117,7 +117,8 @@ async def test_bot_removed_sends_nothing_more_there_and_tells_the_players(
         for user in (ANNA, LUCA):
             assert server.last_message(user, from_bot=True).text == REMOVED  # type: ignore[union-attr]
         hand = server.message(LUCA, record.seats[1].hand_message_id or 0)
-        assert hand is not None and hand.text.endswith("🏁 La partita è finita.")
+        assert hand is not None
+        assert hand.text.endswith("⏹ Partita interrotta: non conta per la classifica.")
         assert not hand.inline_keyboard
         assert server.message(LUCA, bell).deleted  # type: ignore[union-attr]
 

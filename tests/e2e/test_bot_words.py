@@ -84,6 +84,7 @@ async def test_the_end_of_a_match_reads_as_a_sentence_and_explains_mp_and_vp(
         lines = ranking.text.splitlines()
         assert lines[0] == "🏆 Partita finita! Vince Anna."
         assert lines[3] == (
-            "MP: punti partita, la differenza di punti con gli avversari · "
-            "VP: punti vittoria, 20 a chi vince e 10 a un pari"
+            "Punti partita: la differenza di punti con gli avversari. "
+            "Punti vittoria: 20 a chi vince, 10 a un pari."
         )
+        assert lines[4] == "🏳️ Luca ha abbandonato."

@@ -91,6 +91,17 @@ class TestHandScore:
         assert m.totals == [0, 15, 100]
         assert hand.cards == [[], ["5H", "KC"], ["QS", "KS", "JH", "QH", "KH", "KD", "2C"]]
 
+    def test_the_result_says_what_decided_the_hand(self) -> None:
+        """The closing discard, who had laid down, what the cards count by themselves (a flat
+        100 against 62 here, S40-11.3) and the hands won, for the players to read."""
+        m = closing(["7C", "5H KC", "KS KH KD QS QH JH 2C"], [True, False])
+        m.play("discard 7C")
+        hand = m.last_hand
+        assert hand is not None
+        assert (hand.discard, hand.opened) == ("7C", [True, True, False])
+        assert (hand.card_points, hand.hands_won) == ([0, 15, 62], [1, 0, 0])
+        assert type(hand).from_dict(hand.to_dict()) == hand
+
     def test_flat_100_even_for_a_cheap_hand(self) -> None:
         """S40-11.3: 100 whatever the cards, even 2C alone."""
         m = closing(["7C", "2C"], [False])
