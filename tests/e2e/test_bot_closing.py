@@ -1,0 +1,212 @@
+"""End to end: every hand closes where each player looks (issue 25). The group reads how the
+hand closed, then the next hand's table below it; each person's hand turns into their recap
+of the hand, the new hand below it; the end of the match shows in the group and in every
+hand; a stop reposts no summary and says the match was interrupted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bot_harness import button_data, running_bot, seat_people, settle, store_started_match
+from fake_telegram import FakeMessage, FakeTelegramServer
+from s40_helpers import position
+
+from bot.service import Tavolo
+from engine import scala40
+from storage import Store
+
+ANNA, LUCA, GROUP = 1001, 1002, -100640
+PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en")]
+
+
+@pytest.fixture(autouse=True)
+def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+
+
+def closing_match(database: Path, lang: str, luca_total: int = 0) -> int:
+    """Anna has drawn and holds 5♦ alone: discarding it closes the hand. Luca never laid
+    down: he pays a flat 100 for 2♣ 3♣ 4♣ 9♠ 10♠ K♦ (38 by themselves). The group speaks
+    ``lang``; Anna reads Italian, Luca English."""
+    match = position(
+        ["5D", "2C 3C 4C 9S 10S KD"],
+        melds=[(0, "7H 8H 9H"), (0, "JS QS KS")],
+        discard="KH",
+        opened=[True, False],
+        turns_done=[3, 3],
+        to_play=0,
+        dealer=0,
+        phase="play",
+    )
+    match.totals = [0, luca_total]
+    options = scala40.Options().to_dict()
+    match_id = store_started_match(
+        database, GROUP, "Circolo", PEOPLE, "scala40", match.to_json(), options
+    )
+    store = Store.open(f"sqlite:///{database}")
+    try:
+        store.set_chat_language(GROUP, lang)
+    finally:
+        store.close()
+    return match_id
+
+
+async def close_the_hand(server: FakeTelegramServer, service: Tavolo, match_id: int) -> None:
+    """Anna selects 5♦ and discards it."""
+    anna = server.user(ANNA)
+    for label in ("5♦", "🗑 Scarta 5♦"):
+        hand = hand_of(server, service, match_id, ANNA)
+        answer = await anna.press(ANNA, hand.message_id, button_data(hand, label)).answered()
+        assert answer["text"] is None
+        await settle(server, service)
+
+
+def hand_of(server: FakeTelegramServer, service: Tavolo, match_id: int, user: int) -> FakeMessage:
+    seat = service.store.get_match(match_id).seat_of(user)
+    assert seat is not None
+    message_id = service.store.get_match(match_id).seats[seat].hand_message_id
+    hand = server.message(user, message_id or 0)
+    assert hand is not None
+    return hand
+
+
+def texts(messages: list[FakeMessage]) -> list[str]:
+    return [m.text for m in messages]
+
+
+SUMMARY = {
+    "it": [
+        "🏁 Mano 1: Anna chiude scartando 5♦.",
+        "Anna: ha chiuso → 0",
+        "Luca: non ha calato → 100 fissi (9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
+    ],
+    "en": [
+        "🏁 Hand 1: Anna closes, discarding 5♦.",
+        "Anna: closed → 0",
+        "Luca: never laid down → a flat 100 (9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
+    ],
+}
+TOTALS = {
+    "it": "Totali: Anna 0 · Luca {} · a 101 si è fuori",
+    "en": "Totals: Anna 0 · Luca {} · out at 101",
+}
+ANNA_RECAP = [
+    "🃏 Scala 40 · Circolo",
+    "🏁 Mano 1: Anna chiude scartando 5♦.",
+    "Hai chiuso tu: 0 punti.",
+    "Totali: Anna 0 · Luca {} · a 101 si è fuori",
+]
+LUCA_RECAP = [
+    "🃏 Scala 40 · Circolo",
+    "🏁 Hand 1: Anna closes, discarding 5♦.",
+    "You never laid down: a flat 100 (your cards, 9♠ 10♠ K♦ 2♣ 3♣ 4♣, would count 38).",
+    "Totals: Anna 0 · Luca {} · out at 101",
+]
+STOPPED = {
+    "it": "⏹ Partita interrotta: non conta per la classifica.",
+    "en": "⏹ Match stopped: it does not count for the rankings.",
+}
+YES = {"it": "✅ Sì", "en": "✅ Yes"}
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+async def test_the_summary_comes_before_the_next_table_and_every_hand_recaps(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, lang: str
+) -> None:
+    """Anna closes hand 1: the group reads how (the closing card, the closer's 0, Luca's
+    flat 100), then hand 2's table below it, the old table gone. Each hand message turns into
+    its player's recap without buttons, in the player's language, and hand 2 is posted below
+    it. A stop then reposts no summary and says the match was interrupted, in the group and
+    in every hand."""
+    server = fake_telegram
+    seat_people(server, GROUP, "Circolo", PEOPLE)
+    match_id = closing_match(tmp_path / "c.db", lang)
+    async with running_bot(server, tmp_path / "c.db") as service:
+        await settle(server, service)
+        record = service.store.get_match(match_id)
+        old_table = record.table_message_id or 0
+        old_hands = [seat.hand_message_id or 0 for seat in record.seats]
+        await close_the_hand(server, service, match_id)
+
+        summary, table = server.messages(GROUP, from_bot=True)
+        assert summary.text.splitlines() == [*SUMMARY[lang], TOTALS[lang].format(100)]
+        assert server.message(GROUP, old_table).deleted  # type: ignore[union-attr]
+        record = service.store.get_match(match_id)
+        assert table.message_id == record.table_message_id
+        assert table.text.startswith(
+            {"it": "🃏 Scala 40 · mano 2", "en": "🃏 Scala 40 · hand 2"}[lang]
+        )
+        for user, old, recap, below in (
+            (ANNA, old_hands[0], ANNA_RECAP, "⬇️ La mano 2 è qui sotto."),
+            (LUCA, old_hands[1], LUCA_RECAP, "⬇️ Hand 2 is below."),
+        ):
+            message = server.message(user, old)
+            assert message is not None and not message.inline_keyboard
+            assert message.text.splitlines() == [*recap[:-1], recap[-1].format(100), below]
+            hand = hand_of(server, service, match_id, user)
+            assert hand.message_id > old and hand.inline_keyboard  # hand 2, below the recap
+
+        server.user(ANNA).send(GROUP, "/stop")
+        await settle(server, service)
+        question = server.last_message(GROUP, from_bot=True)
+        assert question is not None
+        await server.user(ANNA).press_button(GROUP, question.message_id, YES[lang]).answered()
+        await settle(server, service)
+        said = texts(server.messages(GROUP, from_bot=True))
+        assert [text for text in said if text.startswith("🏁")] == [summary.text]
+        assert said[-1].splitlines()[0] == STOPPED[lang]
+        for user, stopped in ((ANNA, STOPPED["it"]), (LUCA, STOPPED["en"])):
+            hand = hand_of(server, service, match_id, user)
+            assert hand.text.splitlines() == ["🃏 Scala 40 · Circolo", stopped]
+            assert not hand.inline_keyboard
+
+
+RANKING = {
+    "it": [
+        "🏆 Partita finita! Vince Anna.",
+        "1. Anna: 190 punti partita, 20 punti vittoria",
+        "2. Luca: -190 punti partita, 0 punti vittoria",
+        "Punti partita: la differenza di punti con gli avversari. "
+        "Punti vittoria: 20 a chi vince, 10 a un pari.",
+    ],
+    "en": [
+        "🏆 Match over! Anna wins.",
+        "1. Anna: 190 match points, 20 victory points",
+        "2. Luca: -190 match points, 0 victory points",
+        "Match points: the point difference with the opponents. "
+        "Victory points: 20 for a win, 10 for a draw.",
+    ],
+}
+OUT = {
+    "it": "❌ Luca arriva a 190 punti ed è fuori.",
+    "en": "❌ Luca reaches 190 points and is out.",
+}
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+async def test_the_end_of_the_match_shows_in_the_group_and_in_every_hand(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, lang: str
+) -> None:
+    """Luca holds 90: his flat 100 puts him out and Anna wins. The group reads the hand's
+    summary, then the winner, the standings and the points in words; every hand says the
+    same, in its player's language, without buttons."""
+    server = fake_telegram
+    seat_people(server, GROUP, "Circolo", PEOPLE)
+    match_id = closing_match(tmp_path / "e.db", lang, luca_total=90)
+    async with running_bot(server, tmp_path / "e.db") as service:
+        await settle(server, service)
+        await close_the_hand(server, service, match_id)
+        table, summary, ranking = server.messages(GROUP, from_bot=True)
+        assert table.message_id == service.store.get_match(match_id).table_message_id
+        assert summary.text.splitlines() == [*SUMMARY[lang], TOTALS[lang].format(190), OUT[lang]]
+        assert ranking.text.splitlines()[:-1] == RANKING[lang]
+        for user, recap, user_lang in ((ANNA, ANNA_RECAP, "it"), (LUCA, LUCA_RECAP, "en")):
+            hand = hand_of(server, service, match_id, user)
+            assert hand.text.splitlines() == [
+                *recap[:-1],
+                recap[-1].format(190),
+                OUT[user_lang],
+                *RANKING[user_lang],
+            ]
+            assert not hand.inline_keyboard
