@@ -115,6 +115,8 @@ class Moves:
         self._show(record, match, seat, new_hand, quiet, closed)
         for follower in self.followers:
             follower(record, match, bool(timing) or match.is_over)
+        if nobody_left(record, match):  # S40-14.5, SC-6.4: computers play on for nobody
+            return await self.move(record, seat, "end", lang)
         return Answer()
 
     async def _show_when_back(
@@ -248,6 +250,13 @@ class Moves:
         if self.matches.is_computer(record, match, seat):
             return None, None
         return self.clock() + timedelta(seconds=seconds), seat
+
+
+def nobody_left(record: MatchRecord, match: GameMatch) -> bool:
+    """Whether a running match has no person left at the table: every person abandoned."""
+    people = [seat.seat for seat in record.seats if seat.user_id is not None]
+    left = match.abandoned_seats
+    return not match.is_over and bool(left) and all(seat in left for seat in people)
 
 
 def reminder_at(record: MatchRecord, deadline: datetime) -> datetime:

@@ -4,7 +4,7 @@ Turn actions: ``draw``; ``discard 5C``; ``open 9H 9S 9D | 10C JC QC``; ``meld 7H
 ``attach 3 10H JH``; ``take open …`` / ``take meld …`` / ``take attach 3 …`` (plain ``take``
 only with ``free_discard_take``); ``swap 3 7H meld JK 8S 9S`` / ``swap 3 7H attach 5 JK``.
 Outside the turn: ``abandon``, ``timeout``, ``cut top|middle|bottom``, ``rientro yes|no``,
-``clock``, ``stop``. Cards use docs/rules.md notation; a joker is ``JK`` or ``JK=7H``.
+``clock``, ``stop``, ``end``. Cards use docs/rules.md notation; a joker is ``JK`` or ``JK=7H``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.errors import IllegalAction
 from engine.scala40.melds import face_text, parse_spec
 
-SIMPLE = ("draw", "abandon", "timeout", "clock", "stop")
+SIMPLE = ("draw", "abandon", "timeout", "clock", "stop", "end")
 CHOICES = {"cut": ("top", "middle", "bottom"), "rientro": ("yes", "no")}
 TURN_KINDS = ("draw", "discard", "open", "meld", "attach", "take", "swap")
 """Actions only the seat to play may take, in its turn."""

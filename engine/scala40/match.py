@@ -239,7 +239,7 @@ class Match:
         valid = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.players
         if seat is not None and not valid:
             raise IllegalAction("bad-seat", f"there is no seat {seat!r}")
-        if action.kind in ("abandon", "stop", "clock"):
+        if action.kind in ("abandon", "stop", "clock", "end"):
             actor = self.to_play if seat is None else seat
             if actor is None:
                 raise IllegalAction("bad-seat", "say which seat takes this action")
@@ -258,6 +258,9 @@ class Match:
             return action
         if kind == "clock":
             self._clock()
+            return action
+        if kind == "end":
+            self._end()
             return action
         if kind == "timeout":
             self._timeout(seat)
@@ -952,7 +955,15 @@ class Match:
             return
         self._finish_by_clock()
 
-    def _finish_by_clock(self) -> None:
+    def _end(self) -> None:
+        """S40-14.4: no person is left at the table (only computers play on): the match ends
+        now, decided among those still in as when the clock runs out (S40-12.3); who left
+        keeps the loss of their abandonment."""
+        if self.phase == "over":
+            raise IllegalAction("match-over", "the match is over")
+        self._finish_by_clock("abandon")
+
+    def _finish_by_clock(self, reason: str = "clock") -> None:
         sides = self.active_sides()
         best = max(self.hands_won[s] for s in sides)
         leaders = [s for s in sides if self.hands_won[s] == best]
@@ -961,7 +972,7 @@ class Match:
             for s in leaders
         }
         lowest = min(in_hand.values())
-        self._finish("clock", [s for s in leaders if in_hand[s] == lowest])
+        self._finish(reason, [s for s in leaders if in_hand[s] == lowest])
 
     def _finish(self, reason: str, winning_sides: list[int]) -> None:
         """End the match: MP from the totals (S40-13.1), VP win 20, draw 10, loss 0."""

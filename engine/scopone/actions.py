@@ -7,6 +7,7 @@ accepted; the taken cards in any order, written back in canonical order)::
             | "abandon"                              any seat, any time (SC-6.2)
             | "timeout"                              the turn timer of the seat to play ran out
             | "stop"                                 the match is stopped, counts for nobody
+            | "end"                                  no person is left: it ends now (SC-6.4)
 
 ``str()`` is canonical: ``play 7D`` when nothing is captured, ``play QH take AH JC`` when AH and
 JC are captured. As input, ``play QH`` also stands for the only capture QH is allowed to make.
@@ -24,7 +25,8 @@ PLAY = "play"
 ABANDON = "abandon"
 TIMEOUT = "timeout"
 STOP = "stop"
-KINDS = (PLAY, ABANDON, TIMEOUT, STOP)
+END = "end"
+KINDS = (PLAY, ABANDON, TIMEOUT, STOP, END)
 TURN_KINDS = (PLAY, TIMEOUT)
 """Actions that only the seat to play may take."""
 
@@ -87,7 +89,7 @@ def parse_action(text: str | Action) -> Action:
     if not words:
         raise IllegalAction("bad-action", "empty action")
     kind = words[0].lower()
-    if kind in (ABANDON, TIMEOUT, STOP) and len(words) == 1:
+    if kind in (ABANDON, TIMEOUT, STOP, END) and len(words) == 1:
         return Action(kind)
     if kind != PLAY or len(words) < 2:
         raise IllegalAction("bad-action", f"not an action: {text!r}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.cards import Card, secure_seed, seeded_choice
 from engine.errors import IllegalAction
 from engine.outcome import Outcome
-from engine.scopone.actions import ABANDON, PLAY, STOP, TIMEOUT, Action, parse_action
+from engine.scopone.actions import ABANDON, END, PLAY, STOP, TIMEOUT, Action, parse_action
 from engine.scopone.captures import Capture, table_captures
 from engine.scopone.deck import capture_value
 from engine.scopone.facile import facile_from_view
@@ -189,6 +189,8 @@ class Match:
         actor = state.to_play if seat is None else seat
         if act.kind == STOP:
             self._finish(stopped=True)
+        elif act.kind == END:  # SC-6.4: no person is left, the match counts as it stands
+            self._finish(stopped=False)
         elif act.kind == ABANDON:
             self._abandon(actor)
         elif actor != state.to_play:

@@ -13,7 +13,7 @@ from fake_telegram import FakeMessage, FakeTelegramServer
 from s40_helpers import position
 
 from bot.service import Tavolo
-from engine import scala40
+from engine import scala40, scopone
 from storage import Store
 
 ANNA, LUCA, GROUP = 1001, 1002, -100640
@@ -210,3 +210,87 @@ async def test_the_end_of_the_match_shows_in_the_group_and_in_every_hand(
                 *RANKING[user_lang],
             ]
             assert not hand.inline_keyboard
+
+
+PRIVATE = {
+    "it": {
+        "abandon": "/abbandona",
+        "answer": "Hai abbandonato la partita.",
+        "hand": [
+            "🃏 Scopone · la tua partita",
+            "🏆 Partita finita! Vincono 🤖 Computer 1 e 🤖 Computer 3.",
+            "1. 🤖 Computer 1: 0 punti partita, 20 punti vittoria",
+            "2. 🤖 Computer 3: 0 punti partita, 20 punti vittoria",
+            "3. Anna: 0 punti partita, 0 punti vittoria",
+            "4. 🤖 Computer 2: 0 punti partita, 0 punti vittoria",
+            "Punti partita: la differenza di punti con gli avversari. "
+            "Punti vittoria: 20 a chi vince, 10 a un pari.",
+            "🏳️ Anna ha abbandonato.",
+        ],
+    },
+    "en": {
+        "abandon": "/abandon",
+        "answer": "You abandoned the match.",
+        "hand": [
+            "🃏 Scopone · your match",
+            "🏆 Match over! 🤖 Computer 1 and 🤖 Computer 3 win.",
+            "1. 🤖 Computer 1: 0 match points, 20 victory points",
+            "2. 🤖 Computer 3: 0 match points, 20 victory points",
+            "3. Anna: 0 match points, 0 victory points",
+            "4. 🤖 Computer 2: 0 match points, 0 victory points",
+            "Match points: the point difference with the opponents. "
+            "Victory points: 20 for a win, 10 for a draw.",
+            "🏳️ Anna abandoned the match.",
+        ],
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+async def test_a_private_match_is_a_conversation_with_one_person(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, lang: str
+) -> None:
+    """Anna plays Scopone alone against three computers, in her private chat. It is her turn,
+    and she is looking: no bell rings. /mano posts her hand again as the chat's last message
+    and deletes the old one (no reply buries it). She abandons: nobody is left at the table,
+    so the match ends at once (no computer plays on): her hand shows the winners, the
+    standings and her abandonment, without buttons."""
+    server = fake_telegram
+    server.add_user(ANNA, "Anna", language_code=lang).start_private()
+    server.pop_updates()
+    match = scopone.new_match(seed=5)
+    match_id = store_started_match(
+        tmp_path / "p.db", ANNA, "", [(ANNA, "Anna", lang)], "scopone", match.to_json(),
+        scopone.Options().to_dict(), computers=3,
+    )  # fmt: skip
+    anna, words = server.user(ANNA), PRIVATE[lang]
+    async with running_bot(server, tmp_path / "p.db") as service:
+        await settle(server, service)
+        assert service.engine(service.store.get_match(match_id)).to_play == 0
+        sent = server.messages(ANNA, from_bot=True, include_deleted=True)
+        assert not [m for m in sent if m.text.startswith("🔔")]  # alone, and looking
+        old = hand_of(server, service, match_id, ANNA)
+        assert server.last_message(ANNA, from_bot=True) == old
+
+        anna.send(ANNA, "/mano")
+        await settle(server, service)
+        hand = hand_of(server, service, match_id, ANNA)
+        assert hand.message_id > old.message_id and hand.inline_keyboard
+        assert server.message(ANNA, old.message_id).deleted  # type: ignore[union-attr]
+        assert server.last_message(ANNA, from_bot=True) == hand
+
+        anna.send(ANNA, words["abandon"])
+        await settle(server, service)
+        question = server.last_message(ANNA, from_bot=True)
+        assert question is not None
+        answer = await anna.press(ANNA, question.message_id, button_data(question, YES[lang]))
+        assert answer["text"] == words["answer"]
+        await settle(server, service)
+        assert service.store.get_match(match_id).status == "finished"
+        assert [m.action for m in service.store.moves(match_id)][-2:] == ["abandon", "end"]
+        hand = hand_of(server, service, match_id, ANNA)
+        assert hand.text.splitlines() == words["hand"] and not hand.inline_keyboard
+        ranking = server.last_message(ANNA, from_bot=True)
+        assert ranking is not None and ranking.text.splitlines()[:-1] == words["hand"][1:]
+        sent = server.messages(ANNA, from_bot=True, include_deleted=True)
+        assert not [m for m in sent if m.text.startswith("🔔")]

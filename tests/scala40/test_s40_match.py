@@ -511,6 +511,20 @@ class TestRace:
         assert (result.reason, result.winners, m.hands_won) == ("clock", [0, 2], [2, 1])
         assert m.hand_number == 1 and m.last_hand is not None and m.last_hand.closer == 0
 
+    def test_the_end_when_no_person_is_left(self) -> None:
+        """S40-14.5: the person of seat 0 abandons a match of three against computers; the
+        match ends at once, decided as by the clock among seats 1 and 2 (the fewest points in
+        hand: 5 against 2 + 4), seat 0 keeping its loss."""
+        m = position(["KH QH", "5H", "2C 4C"], turns_done=[1] * 3)
+        m.play("abandon", seat=0)
+        assert m.result is None
+        assert str(m.play("end", seat=0)) == "end"
+        result = m.result
+        assert result is not None
+        assert (result.reason, result.winners, result.abandoned) == ("abandon", [1], [0])
+        assert result.vp == [0, 20, 0]
+        rejected(m, "end", "match-over", seat=1)
+
     def test_no_clock(self) -> None:
         """S40-12.3: ``match_minutes`` 0 is no clock."""
         m = position(["7C", "5H", "2C", "3C"], turns_done=[1] * 4, options=self.RACE)

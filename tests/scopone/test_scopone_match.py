@@ -241,6 +241,18 @@ class TestMatchEnd:
         assert (match.scores, result.hands, result.winners) == (scores, hands, winners)
 
 
+def test_the_end_when_no_person_is_left() -> None:
+    """SC-6.4: the one person (seat 0) of a match against computers abandons: the match ends
+    at once as it stands, seat 0's side last."""
+    match = new_match(seed=5)
+    match.play("abandon", seat=0)
+    assert not match.is_over
+    assert str(match.play("end", seat=0)) == "end"
+    result = match.result
+    assert match.is_over and result is not None and not result.stopped
+    assert (result.winners, result.abandoned, result.vp) == ((1,), (0,), (0, 20, 0, 20))
+
+
 class TestResult:
     """SC-6.2, SC-6.3: MP are the point difference, VP 20 to the winners; abandoning loses."""
 
