@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from bot.games import scala40 as scala40_ui
+from bot.games import scopone as scopone_ui
 from bot.i18n import t
 from bot.options_ui import rules_lines, value_text
 from bot.render.table import match_result_text, names_list
 from engine import scala40
+from engine import scopone as scopone_engine
 
 
 class TestPlurals:
@@ -131,6 +133,26 @@ class TestScala40HandEnd:
     def test_an_eliminated_seat_shows_no_cards(self) -> None:
         line = t("it", "table.seat_out", marker="▫️", name="Luca")
         assert line == "▫️ Luca · ❌ fuori"
+
+
+class TestScoponeHandEnd:
+    def test_the_recap_says_who_took_the_leftover_and_the_scores(self) -> None:
+        """SC-3.6, SC-5.2: the cards left on the table go to who took last; the scores are
+        read against the target; the piles are left to the group's summary."""
+        m = scopone_engine.new_match(seed=3)
+        while m.last_hand is None:
+            m.play(scopone_engine.greedy_action(m))
+        names = ["Anna", "Luca", "Bea", "Dino"]
+        assert scopone_ui.UI.hand_recap(m, 0, names, "it").splitlines()[3:] == [
+            "Le carte rimaste in tavola (Q♣ J♣ A♥) vanno a Bea: l'ultima presa è sua.",
+            "Punti: Anna + Bea 2 · Luca + Dino 3 (si vince a 11)",
+        ]
+        assert scopone_ui.UI.hand_recap(m, 1, names, "en").splitlines()[3:] == [
+            "The cards left on the table (Q♣ J♣ A♥) go to Bea, who took last.",
+            "Points: Anna + Bea 2 · Luca + Dino 3 (to win: 11)",
+        ]
+        summary = scopone_ui.UI.hand_result(m, names, "it").splitlines()
+        assert len(summary) == 7 and summary[-2].startswith("Anna + Bea (")
 
 
 class TestOptionValues:
