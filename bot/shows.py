@@ -199,7 +199,7 @@ class Shows:
         if (match_id, seat) in self._recapped:
             self._recapped.discard((match_id, seat))
             fresh, retire = True, False
-        lang = self.people.user_lang(user)
+        moved = t(self.people.user_lang(user), "hand.moved") if retire else None
         self.outbox.put(
             user,
             ("hand", match_id, seat),
@@ -211,7 +211,7 @@ class Shows:
             gather=tap,
             delay=self.table_delay * WATCH_FACTOR if watch else 0.0,
             sending=lambda shown: self.store.set_hand_digest(match_id, seat, shown, pending=True),
-            retired_text=t(lang, "hand.moved"),
+            retired_text=moved,
             claim=self._claim("hand", match_id, seat),
         )
 

@@ -215,6 +215,7 @@ async def test_the_end_of_the_match_shows_in_the_group_and_in_every_hand(
 PRIVATE = {
     "it": {
         "abandon": "/abbandona",
+        "moved": "⬇️ La tua mano è più in basso.",
         "answer": "Hai abbandonato la partita.",
         "hand": [
             "🃏 Scopone · la tua partita",
@@ -230,6 +231,7 @@ PRIVATE = {
     },
     "en": {
         "abandon": "/abandon",
+        "moved": "⬇️ Your hand is further down.",
         "answer": "You abandoned the match.",
         "hand": [
             "🃏 Scopone · your match",
@@ -252,7 +254,8 @@ async def test_a_private_match_is_a_conversation_with_one_person(
 ) -> None:
     """Anna plays Scopone alone against three computers, in her private chat. It is her turn,
     and she is looking: no bell rings. /mano posts her hand again as the chat's last message
-    and deletes the old one (no reply buries it). She abandons: nobody is left at the table,
+    and deletes the old one (no reply buries it); one too old to delete loses its buttons and
+    points down. She abandons: nobody is left at the table,
     so the match ends at once (no computer plays on): her hand shows the winners, the
     standings and her abandonment, without buttons."""
     server = fake_telegram
@@ -278,6 +281,13 @@ async def test_a_private_match_is_a_conversation_with_one_person(
         assert hand.message_id > old.message_id and hand.inline_keyboard
         assert server.message(ANNA, old.message_id).deleted  # type: ignore[union-attr]
         assert server.last_message(ANNA, from_bot=True) == hand
+        server.age(ANNA, hand.message_id, 49 * 3600)  # too old for Telegram to delete it
+        anna.send(ANNA, "/mano")
+        await settle(server, service)
+        aged = server.message(ANNA, hand.message_id)
+        assert aged is not None and not aged.deleted and not aged.inline_keyboard
+        assert aged.text == words["moved"]
+        assert server.last_message(ANNA, from_bot=True) == hand_of(server, service, match_id, ANNA)
 
         anna.send(ANNA, words["abandon"])
         await settle(server, service)
