@@ -248,8 +248,10 @@ class Shows:
         return t(lang, "hand.title", game=t(lang, f"game.{record.game}"), group=group)
 
     def hand_view(self, record: MatchRecord, seat: int) -> Rendered:
-        """The private hand message of a seat; at the end of the match, how the last hand
-        ended (when it ended it) and the winner and the standings, without buttons."""
+        """The private hand message of a seat: the names as the table shows them, the time
+        left of the turn as the hand is rendered (again at the turn's reminder); at the end of
+        the match, how the last hand ended (when it ended it) and the winner and the standings,
+        without buttons."""
         seat_record = record.seats[seat]
         match = self.matches.engine(record)
         if match.is_over:
@@ -259,9 +261,10 @@ class Shows:
             seat,
             match,
             ui_of(seat_record),
-            self.matches.names(record),
+            table_render.table_names(record),
             self.people.group_title(record.chat_id),
             self.people.user_lang(seat_record.user_id or 0),
+            table_render.time_left(record.deadline, self.clock()),
         )
 
     def _hand_at_end(self, record: MatchRecord, match: GameMatch, seat: int) -> str:

@@ -118,7 +118,7 @@ class TurnTimers:
 
     async def remind(self, item: Work) -> None:
         """The turn is half over (claimed work): tell the player how long is left, and show
-        the table's time left again (its "at most" halves)."""
+        the time left again in the table and in the player's hand (its "at most" halves)."""
         record = self.store.get_match(item.match_id)
         seat, deadline = record.deadline_seat, record.deadline
         if deadline is None or record.status != "playing" or seat is None:
@@ -128,6 +128,7 @@ class TurnTimers:
         self.moves.shows.table(record.id)
         if record.seats[seat].user_id is None:
             return
+        self.moves.shows.hand(record.id, seat)
         match_id = record.id
         user = record.seats[seat].user_id or 0
         lang = self.people.user_lang(user)

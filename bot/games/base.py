@@ -51,8 +51,10 @@ class GameUI(Protocol):
         names: list[str],
         group: str,
         lang: str,
+        left: timedelta | None = None,
     ) -> Rendered:
-        """The seat's private hand message: text and keyboard."""
+        """The seat's private hand message: text and keyboard (``left``: the time left of the
+        turn, shown to the player whose turn it is)."""
 
     def turn_facts(self, match: GameMatch, seat: int, lang: str) -> str:
         """What the turn bell shows of the table (the discard pile, the cards on the table)."""

@@ -7,7 +7,7 @@ action is legal, and its refusal is shown in words.
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
@@ -38,13 +38,19 @@ from bot.hand_ui import (
 )
 from bot.i18n import error_text, t
 from bot.render import cards as show
-from bot.render.hand import HandKeys, rows
+from bot.render.hand import (
+    HandKeys,
+    count_lines,
+    header_line,
+    rows,
+    score_lines,
+    since_lines,
+)
 from bot.render.length import clip
 from bot.render.table import (
     MAX_LINES,
     header,
     name_of,
-    names_list,
     packed,
     pairs_line,
     recent_lines,
@@ -56,9 +62,14 @@ from engine import scala40
 from engine.errors import IllegalAction, InvalidMeld
 from engine.games import GameMatch
 from engine.scala40.actions import parse_action
-from engine.scala40.hints import action_joker_choices, meld_joker_choices
+from engine.scala40.hints import action_joker_choices, fits, meld_joker_choices
 from engine.scala40.match import RACE_WINS
 from storage import MatchRecord
+
+NEW = "🆕"
+"""The mark of the card just drawn (or taken from the discard pile) on its button."""
+TARGET_ROW = 2
+"""Attach targets a row: each names its meld's cards."""
 
 # --- the table -------------------------------------------------------------------------------
 
@@ -102,11 +113,39 @@ def _use_text(lang: str, use: scala40.Action) -> str:
 def recent_moves(lang: str, names: list[str], history: list[tuple[int, str]]) -> list[str]:
     """The hand's moves in words, a draw left out (the table shows the stock shrink); a take
     names the card it took, the discard before it."""
+    return [line for _, text, line in _lines(lang, names, history) if text != "draw"]
+
+
+def moves_since(view: scala40.View, names: list[str], lang: str) -> list[str]:
+    """The others' moves of this hand since the seat's last move (all of them before it
+    moved), draws included, a draw and the discard after it as one ("Luca pesca e scarta
+    5♦"): what happened while the player waited."""
+    mine = [i for i, (seat, _) in enumerate(view.history) if seat == view.seat]
+    start = mine[-1] + 1 if mine else 0
     out: list[str] = []
+    drew: int | None = None
+    for seat, text, line in _lines(lang, names, view.history)[start:]:
+        if drew == seat and text.startswith("discard "):
+            out[-1] = t(lang, "move.draw_discard", name=name_of(names, seat), card=_card(text))
+        else:
+            out.append(line)
+        drew = seat if text == "draw" else None
+    return out
+
+
+def _card(text: str) -> str:
+    """The card of a ``discard`` move's text, with its suit symbol."""
+    return show.card(text.split()[1])
+
+
+def _lines(
+    lang: str, names: list[str], history: list[tuple[int, str]]
+) -> list[tuple[int, str, str]]:
+    """Every move of the hand as (seat, text, words); a take names the card it took."""
+    out: list[tuple[int, str, str]] = []
     top: str | None = None
     for seat, text in history:
-        if text != "draw":
-            out.append(move_line(lang, names, seat, text, top))
+        out.append((seat, text, move_line(lang, names, seat, text, top)))
         if text.startswith("discard "):
             top = text.split()[1]
     return out
@@ -336,6 +375,18 @@ def staged_total(ui: HandUI, top: str | None) -> int | None:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class Cockpit:
+    """What a hand shows beyond its view: the opening threshold (S40-5), the hands of the
+    ``hands`` format (S40-12.2), the time left of the turn, and in the attach step the melds
+    the selection fits (the engine's :func:`~engine.scala40.hints.fits`)."""
+
+    threshold: int = 40
+    hands: int = 3
+    left: timedelta | None = None
+    targets: tuple[int, ...] = ()
+
+
 def hand_message(
     match_id: int,
     seat: int,
@@ -344,14 +395,15 @@ def hand_message(
     names: list[str],
     group: str,
     lang: str,
-    threshold: int,
+    cockpit: Cockpit,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """The hand message of ``seat``, the player's cockpit: whose turn it is, the piles, the
-    melds on the table and who opened; the cards as buttons, then the actions that can act
-    now (off turn, only those that prepare: selecting, staging, sorting). A finished match
-    leaves the cards without buttons."""
+    """The hand message of ``seat``, the player's cockpit: the hand, the scores, the cards
+    each player holds and the time left; whose turn it is, the piles, the melds on the table
+    and who opened, the others' moves since the player's last; the cards as buttons (the one
+    just drawn marked), then the actions that can act now (off turn, only those that prepare:
+    selecting, staging, sorting). A finished match leaves the cards without buttons."""
     running = view.result is None and view.phase in ("draw", "play")
-    text = _hand_text(view, ui, names, group, lang, threshold, running)
+    text = _hand_text(view, ui, names, group, lang, cockpit, running)
     if not running:
         return text, None
     keys = HandKeys(match_id, seat, ui, lang, view.hand)
@@ -365,11 +417,12 @@ def hand_message(
     if isinstance(ui.step, Swap):
         mark = "✓" if FREED in ui.selected else ""
         card_buttons.append(keys.button(mark + "🃏", Op.TOGGLE, FREED))
+    new = f"{view.drawn}#0" if view.drawn is not None else None
     for key, face in display(view.hand, ui):
-        mark = "✓" if key in ui.selected else ""
+        mark = "✓" if key in ui.selected else NEW if key == new else ""
         card_buttons.append(keys.button(mark + show.card(face), Op.TOGGLE, key.replace("#", ".")))
     keyboard = rows(card_buttons)
-    keyboard += _actions(keys, view, ui, my_turn, playing)
+    keyboard += _actions(keys, view, ui, cockpit, my_turn)
     return text, InlineKeyboardMarkup(keyboard)
 
 
@@ -379,11 +432,14 @@ def _hand_text(
     names: list[str],
     group: str,
     lang: str,
-    threshold: int,
+    cockpit: Cockpit,
     running: bool,
 ) -> str:
     lines: list[str] = [t(lang, "hand.title", game=t(lang, "game.scala40"), group=group)]
+    if running:
+        lines += _header(view, names, lang, cockpit)
     top = view.discard_top
+    threshold = cockpit.threshold
     if not running:
         lines.append(t(lang, "hand.over"))
     elif view.to_play != view.seat:
@@ -399,12 +455,7 @@ def _hand_text(
         if view.melds:
             melds = " · ".join(f"{m.number}) {show.meld(m.cards, m.jokers)}" for m in view.melds)
             lines.append(t(lang, "hand.melds", melds=melds))
-        playing = [s for s in range(view.players) if view.status[s] == "in"]
-        opened = [name_of(names, s) for s in playing if view.opened[s]]
-        if opened and len(opened) == len(playing):
-            lines.append(t(lang, "hand.opened_all"))
-        elif opened:
-            lines.append(t(lang, "hand.opened", names=names_list(lang, opened), count=len(opened)))
+        lines += since_lines(lang, moves_since(view, names, lang))
     if ui.staged:
         staged = " | ".join(show.cards(m) for m in staged_tokens(ui, top))
         total = staged_total(ui, top)
@@ -422,19 +473,43 @@ def _hand_text(
     return clip("\n".join(lines))
 
 
+def _header(view: scala40.View, names: list[str], lang: str, cockpit: Cockpit) -> list[str]:
+    """The cockpit's header: the hand, what wins and the time left; each side's score (or
+    hands won, S40-12.2, S40-12.3), the player's own side first with the partner's name; the
+    cards each other player still in the hand holds."""
+    left = cockpit.left if view.to_play == view.seat else None
+    lines = [header_line(lang, view.hand_number, _goal(view, lang, cockpit.hands), left)]
+    key, values = ("hand.points", view.scores)
+    if view.format != "points":
+        key, values = ("hand.won", view.hands_won)
+    lines += score_lines(lang, key, names, view.sides, view.seat, values)
+    out = [s for s in range(view.players) if view.status[s] != "in"]
+    opened = [s for s in range(view.players) if view.opened[s]]
+    marked = [
+        name + t(lang, "table.opened") if s in opened else name for s, name in enumerate(names)
+    ]
+    return lines + count_lines(lang, marked, view.seat, view.hand_sizes, out)
+
+
 def _actions(
-    keys: HandKeys, view: scala40.View, ui: HandUI, my_turn: bool, playing: bool
+    keys: HandKeys, view: scala40.View, ui: HandUI, cockpit: Cockpit, my_turn: bool
 ) -> list[list[InlineKeyboardButton]]:
     if isinstance(ui.step, Attach):
-        numbers = [
-            keys.button(keys.label("btn.meld_number", number=m.number), Op.ATTACH_TO, m.number)
-            for m in view.melds
+        melds = {m.number: m for m in view.melds}
+        targets = [
+            keys.button(
+                keys.label("btn.attach_to", cards=show.short_meld(melds[n].cards, melds[n].jokers)),
+                Op.ATTACH_TO,
+                n,
+            )
+            for n in cockpit.targets
+            if n in melds
         ]
-        return [*rows(numbers), [keys.button(keys.label("btn.cancel"), Op.CLEAR)]]
+        return [*rows(targets, TARGET_ROW), [keys.button(keys.label("btn.cancel"), Op.CLEAR)]]
     if isinstance(ui.step, Declare):
         choices = [keys.button(show.card(face), Op.DECLARE, face) for face in ui.step.choices]
         return [*rows(choices), [keys.button(keys.label("btn.cancel"), Op.CLEAR)]]
-    out = _turn_rows(keys, view, ui, my_turn, playing)
+    out = _turn_rows(keys, view, ui, cockpit.threshold, my_turn)
     selected = len(ui.selected)
     tools = [
         keys.button(keys.label("btn.sort_suit"), Op.SORT_SUIT),
@@ -451,9 +526,12 @@ def _actions(
 
 
 def _turn_rows(
-    keys: HandKeys, view: scala40.View, ui: HandUI, my_turn: bool, playing: bool
+    keys: HandKeys, view: scala40.View, ui: HandUI, threshold: int, my_turn: bool
 ) -> list[list[InlineKeyboardButton]]:
-    """The keys of the turn's phase; off turn, only staging (the player's own preparation)."""
+    """The keys of the turn's phase; off turn, only staging (the player's own preparation).
+    The opening shows its total, and against the threshold while below it (S40-5): the press
+    then answers why it cannot open."""
+    playing = my_turn and view.phase == "play"
     selected = len(ui.selected)
     opened = view.opened[view.seat]
     swapping = isinstance(ui.step, Swap)
@@ -472,9 +550,15 @@ def _turn_rows(
     if ui.staged and not opened:
         if my_turn:
             total = staged_total(ui, view.discard_top)
-            label = keys.label("btn.open", total=total if total is not None else "?")
+            if total is not None and total >= threshold:
+                label = keys.label("btn.open", total=total)
+            else:
+                shown = total if total is not None else "?"
+                label = keys.label("btn.open_short", total=shown, threshold=threshold)
             actions.append(keys.button(label, Op.OPEN))
-        actions.append(keys.button(keys.label("btn.unstage"), Op.UNSTAGE))
+        last = staged_tokens(ui, view.discard_top)[-1]
+        label = keys.label("btn.unstage", cards=show.short_meld(last))
+        actions.append(keys.button(label, Op.UNSTAGE))
     if playing and selected == 1 and ui.selected[0] not in (TOP, FREED):
         face = ui.selected[0].split("#")[0]
         label = keys.label("btn.discard", card=show.card(face))
@@ -521,7 +605,7 @@ async def press(p: HandPress) -> Answer:
         await p.set_ui(cleared(ui))
         return Answer()
     if op == Op.UNSTAGE:  # staging is the player's own business, in turn or not
-        await p.set_ui(replace(ui, staged=(), selected=()))
+        await p.set_ui(replace(ui, staged=ui.staged[:-1], selected=()))
         return Answer()
     if op == Op.STAGE and ui.selected:
         return await _stage(p, top)
@@ -533,7 +617,7 @@ async def press(p: HandPress) -> Answer:
 async def _turn_press(p: HandPress, match: scala40.Match, top: str | None) -> Answer:
     ui, lang, op = p.ui, p.lang, p.op
     if op == Op.DRAW:
-        return await p.move("draw", cleared(ui))
+        return await _draw(p, match)
     if op == Op.HINT:
         return await _hint(p, match)
     if op == Op.OPEN:
@@ -545,9 +629,7 @@ async def _turn_press(p: HandPress, match: scala40.Match, top: str | None) -> An
     if op == Op.MELD:
         return await _try_move(p, match, meld_action(ui, top))
     if op == Op.ATTACH:
-        swap = ui.step if isinstance(ui.step, Swap) else None
-        await p.set_ui(replace(ui, step=Attach(swap)))
-        return Answer()
+        return await _attach(p, match, top)
     number = button_index(p.arg)
     if op == Op.ATTACH_TO and number is not None:
         return await _try_move(p, match, attach_action(ui, top, number))
@@ -560,6 +642,35 @@ async def _turn_press(p: HandPress, match: scala40.Match, top: str | None) -> An
     if op == Op.SWAP and len(ui.selected) == 1:
         return await _swap_target(p, match, tokens(ui, top)[0])
     return Answer(t(lang, "ans.select_one"))
+
+
+async def _draw(p: HandPress, match: scala40.Match) -> Answer:
+    """Draw from the stock; the answer names the card ("Hai pescato 9♥")."""
+    answer = await p.move("draw", cleared(p.ui))
+    drawn = match.view(p.seat).drawn  # the move played on this very engine
+    if answer.text or drawn is None:
+        return answer
+    return Answer(t(p.lang, "ans.drawn", card=show.card(drawn)))
+
+
+async def _attach(p: HandPress, match: scala40.Match, top: str | None) -> Answer:
+    """The attach panel: the melds the selection fits (the engine decides); one alone is
+    attached to at once, none is answered."""
+    swap = p.ui.step if isinstance(p.ui.step, Swap) else None
+    ui = replace(p.ui, step=Attach(swap))
+    targets = attach_targets(match, p.seat, ui, top)
+    if len(targets) == 1:
+        return await _try_move(p, match, attach_action(ui, top, targets[0]))
+    if not targets:
+        return Answer(t(p.lang, "ans.attach_nowhere"), alert=True)
+    await p.set_ui(ui)
+    return Answer()
+
+
+def attach_targets(match: scala40.Match, seat: int, ui: HandUI, top: str | None) -> list[int]:
+    """The melds on the table the selected cards can be attached to now (S40-6)."""
+    numbers = [meld.number for meld in match.view(seat).melds]
+    return [n for n in numbers if fits(match, attach_action(ui, top, n), seat)]
 
 
 async def _declare(p: HandPress, match: scala40.Match) -> Answer:
@@ -680,11 +791,18 @@ class Scala40UI:
         names: list[str],
         group: str,
         lang: str,
+        left: timedelta | None = None,
     ) -> Rendered:
-        """The seat's private hand message."""
+        """The seat's private hand message (``left``: the time left of the turn)."""
         assert isinstance(match, scala40.Match)
-        threshold = match.options.opening_points
-        return hand_message(match_id, seat, match.view(seat), ui, names, group, lang, threshold)
+        view = match.view(seat)
+        targets: tuple[int, ...] = ()
+        if isinstance(ui.step, Attach) and view.to_play == seat:
+            top = view.discard_top if view.phase == "draw" else None
+            targets = tuple(attach_targets(match, seat, ui, top))
+        options = match.options
+        cockpit = Cockpit(options.opening_points, options.hands, left, targets)
+        return hand_message(match_id, seat, view, ui, names, group, lang, cockpit)
 
     def turn_facts(self, match: GameMatch, seat: int, lang: str) -> str:
         """The discard pile's top and the stock, for the turn bell."""

@@ -16,7 +16,7 @@ from bot.games.base import HandPress
 from bot.hand_ui import Capture, HandUI, Op, cleared
 from bot.i18n import t
 from bot.render import cards as show
-from bot.render.hand import HandKeys, rows
+from bot.render.hand import HandKeys, count_lines, header_line, rows, score_lines, since_lines
 from bot.render.length import clip
 from bot.render.table import (
     header,
@@ -176,13 +176,18 @@ def hand_message(
     names: list[str],
     group: str,
     lang: str,
+    left: timedelta | None = None,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """The hand, the player's cockpit: whose turn it is, the cards on the table and the
-    scores; on the player's turn the cards are buttons (then the capture choice when several
-    are allowed), off turn they are text, as nothing can be done with them then."""
+    """The hand, the player's cockpit: the hand, the target and the time left, the scores,
+    the cards each player holds, this hand's scope, denari and sevens; whose turn it is, the
+    cards on the table and what the suits are called, the plays since the player's last; on
+    the player's turn the cards are buttons (then the capture choice, or the confirmation
+    with ``confirm_play``), off turn they are text, as nothing can be done with them then."""
     keys = HandKeys(match_id, seat, ui, lang, view.hand)
     lines: list[str] = [t(lang, "hand.title", game=t(lang, "game.scopone"), group=group)]
     my_turn = view.to_play == seat and view.result is None
+    if view.result is None:
+        lines += _header(view, names, lang, left if my_turn else None)
     if view.result is not None:
         lines.append(t(lang, "hand.over"))
     elif my_turn:
@@ -190,20 +195,20 @@ def hand_message(
     elif view.to_play is not None:
         lines.append(waiting_line(lang, name_of(names, view.to_play)))
     table = show.cards([str(c) for c in view.table]) if view.table else "—"
-    lines.append(t(lang, "hand.scopone_table", cards=table))
-    sides = list(view.sides)
-    scores = _scores(names, sides, view.scores)
-    lines.append(t(lang, "hand.scores", scores=scores, target=view.target))
+    lines += [t(lang, "hand.scopone_table", cards=table), t(lang, "table.suits")]
+    if view.result is None:
+        lines += since_lines(lang, plays_since(view, names, lang))
     keyboard: list[list[InlineKeyboardButton]] = []
     if not my_turn:
         if view.hand:
             lines.append(t(lang, "hand.cards", cards=show.cards([str(c) for c in view.hand])))
     elif isinstance(ui.step, Capture):
         card = ui.step.card
-        lines.append(t(lang, "hand.pick_capture", card=show.card(card)))
         options = [str(a) for a in view.legal_actions if str(a.card) == card]
+        key = "hand.pick_capture" if len(options) > 1 else "hand.confirm_play"
+        lines.append(t(lang, key, card=card_name(lang, card)))
         buttons = [
-            keys.button(_capture_label(option, lang), Op.CAPTURE, index)
+            keys.button(_capture_label(option, lang, len(options) == 1), Op.CAPTURE, index)
             for index, option in enumerate(options)
         ]
         keyboard = [[b] for b in buttons] + [[keys.button(keys.label("btn.cancel"), Op.CLEAR)]]
@@ -217,12 +222,47 @@ def hand_message(
     return clip("\n".join(lines)), InlineKeyboardMarkup(keyboard) if keyboard else None
 
 
-def _capture_label(action_text: str, lang: str) -> str:
+def _header(view: scopone.View, names: list[str], lang: str, left: timedelta | None) -> list[str]:
+    """The cockpit's header: the hand, the target and the time left; each side's score, the
+    player's side first with the partner's name; the cards each other player holds; this
+    hand's scope, denari and sevens per side, in the same order (SC-4)."""
+    goal = t(lang, "table.goal_target", target=view.target)
+    lines = [header_line(lang, view.hand_number, goal, left)]
+    lines += score_lines(lang, "hand.points", names, view.sides, view.seat, view.scores)
+    lines += count_lines(lang, names, view.seat, view.hand_sizes)
+    own = view.sides[view.seat]
+    order = [own] + [side for side in range(len(view.scores)) if side != own]
+
+    def each(counts: tuple[int, ...]) -> str:
+        return "–".join(str(counts[side]) for side in order)
+
+    scope, denari, sevens = each(view.scope), each(view.denari), each(view.sevens)
+    return [*lines, t(lang, "hand.so_far", scope=scope, denari=denari, sevens=sevens)]
+
+
+def plays_since(view: scopone.View, names: list[str], lang: str) -> list[str]:
+    """The others' plays of this hand since the seat's last (all of them before it played)."""
+    mine = [i for i, record in enumerate(view.history) if record.seat == view.seat]
+    start = mine[-1] + 1 if mine else 0
+    return [move_line(lang, names, r.seat, r.action, r.scopa) for r in view.history[start:]]
+
+
+def card_name(lang: str, card: str) -> str:
+    """A card as a sentence names it: ``7♦``, the settebello named (SC-4.4)."""
+    text = show.card(card)
+    return text + t(lang, "move.settebello") if card == SETTEBELLO else text
+
+
+def _capture_label(action_text: str, lang: str, confirm: bool = False) -> str:
+    """A capture's button ("7♦ → 3♥ 4♠", "Gioca 7♦"); ``confirm``: the one play of a card
+    chosen for the two-tap play, marked as its confirmation."""
     words = action_text.split()
     if "take" not in words:
-        return t(lang, "btn.take_nothing", card=show.card(words[1]))
-    taken = words[words.index("take") + 1 :]
-    return f"{show.card(words[1])} → {show.cards(taken)}"
+        label: str = t(lang, "btn.take_nothing", card=show.card(words[1]))
+    else:
+        taken = words[words.index("take") + 1 :]
+        label = f"{show.card(words[1])} → {show.cards(taken)}"
+    return f"✅ {label}" if confirm else label
 
 
 async def press(p: HandPress) -> Answer:
@@ -240,7 +280,7 @@ async def press(p: HandPress) -> Answer:
     if p.op == Op.PLAY and index is not None and index < len(view.hand):
         card = str(view.hand[index])
         options = [str(a) for a in view.legal_actions if str(a.card) == card]
-        if len(options) > 1:
+        if len(options) > 1 or match.options.confirm_play:
             await p.set_ui(replace(ui, step=Capture(card)))
             return Answer()
         return await p.move(options[0] if options else f"play {card}", cleared(ui))
@@ -269,9 +309,10 @@ class ScoponeUI:
         names: list[str],
         group: str,
         lang: str,
+        left: timedelta | None = None,
     ) -> Rendered:
-        """The seat's private hand message."""
-        return hand_message(match_id, seat, match.view(seat), ui, names, group, lang)
+        """The seat's private hand message (``left``: the time left of the turn)."""
+        return hand_message(match_id, seat, match.view(seat), ui, names, group, lang, left)
 
     def turn_facts(self, match: GameMatch, seat: int, lang: str) -> str:
         """The cards on the table, for the turn bell."""

@@ -1,4 +1,5 @@
-"""Helpers for front ends: what a joker may be declared as (S40-4, the declaration panel)."""
+"""Helpers for front ends: what a joker may be declared as (S40-4, the declaration panel), and
+which melds a selection can be attached to (the attach panel)."""
 
 from __future__ import annotations
 
@@ -56,6 +57,18 @@ def action_joker_choices(match: Match, action: str | Action, seat: int) -> list[
             continue
         out.append(face)
     return out
+
+
+def fits(match: Match, action: str, seat: int) -> bool:
+    """Whether ``action`` is legal for ``seat`` now, or becomes so once its first bare joker is
+    declared (the attach panel offers only the melds the selected cards fit, S40-6)."""
+    try:
+        match.copy().play(action, seat=seat)
+    except IllegalAction as error:
+        if error.code in ("joker-ambiguous", "joker-undeclared"):
+            return bool(action_joker_choices(match, action, seat))
+        return False
+    return True
 
 
 def _targets(action: Action) -> list[int]:

@@ -33,7 +33,8 @@ class View:
     """Everything one seat may know (docs/rules.md S40; issue "view(seat)").
 
     Private: ``hand`` (sorted by suit and rank, jokers last), ``taken`` (a card taken from the
-    discard pile still in hand), ``partner_hand`` (with ``open_hands_for_partners``).
+    discard pile still in hand), ``drawn`` (the card drawn or taken this turn, while in hand),
+    ``partner_hand`` (with ``open_hands_for_partners``).
     Public: phase and turn, melds, discard top and size, stock size, each seat's hand size,
     who opened, each seat's status (``in``, ``out``, ``abandoned``), dealer, hand number,
     scores per side, the hand's public history, the last hand's result and the match result.
@@ -46,6 +47,7 @@ class View:
     to_play: int | None
     hand: list[str]
     taken: str | None
+    drawn: str | None
     melds: list[MeldView]
     discard_top: str | None
     discard_size: int
@@ -98,6 +100,9 @@ def build_view(match: Match, seat: int) -> View:
         for m in match.melds
     ]
     taken = match.taken if match.to_play == seat else None
+    drawn = match.drawn if match.drawn is not None else match.taken
+    if match.to_play != seat or drawn not in match.hands[seat]:
+        drawn = None
     return View(
         game="scala40",
         seat=seat,
@@ -106,6 +111,7 @@ def build_view(match: Match, seat: int) -> View:
         to_play=match.to_play,
         hand=_texts(match.hands[seat]),
         taken=None if taken is None else face_text(FACE_INDEX[taken]),
+        drawn=None if drawn is None else face_text(FACE_INDEX[drawn]),
         melds=melds,
         discard_top=face_text(FACE_INDEX[match.discard[-1]]) if match.discard else None,
         discard_size=len(match.discard),

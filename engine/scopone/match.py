@@ -21,6 +21,9 @@ from engine.scopone.snapshot import dump, load
 from engine.scopone.state import PLAYERS, MatchState, PlayRecord, deal, next_seat, opening_state
 from engine.scopone.view import View
 
+SEVEN = 7
+"""The rank of the sevens, counted per side during a hand (the primiera's best cards, SC-4.3)."""
+
 AUTOPLAY_LIMIT = 3
 """The third consecutive autoplay of a seat counts as abandonment (S40-14.3)."""
 
@@ -323,6 +326,8 @@ class Match:
             hand_sizes=tuple(len(hand) for hand in state.hands),
             captured=tuple(len(pile) for pile in state.piles),
             scope=tuple(state.scope),
+            denari=tuple(sum(card.suit == "D" for card in pile) for pile in state.piles),
+            sevens=tuple(sum(card.rank == SEVEN for card in pile) for pile in state.piles),
             dealer=state.dealer,
             hand_number=state.hand_number,
             scores=tuple(state.scores),

@@ -34,6 +34,7 @@ class Options(OptionsBase):
     target: int = 11  # SC-5.1
     turn_seconds: int = 120  # SC-6.1, S40-14.3
     timeout_policy: str = "autoplay"  # SC-6.1, S40-14.3
+    confirm_play: bool = False  # SC-3.7
 
     def __post_init__(self) -> None:
         check_types(self)

@@ -28,6 +28,10 @@ class View:
     """Cards captured so far in this hand, per side."""
     scope: tuple[int, ...]
     """Scope so far in this hand, per side."""
+    denari: tuple[int, ...]
+    """Denari (D cards) captured so far in this hand, per side (SC-4.2)."""
+    sevens: tuple[int, ...]
+    """Sevens captured so far in this hand, per side (the heart of the primiera, SC-4.3)."""
     dealer: int
     hand_number: int
     scores: tuple[int, ...]
@@ -59,6 +63,8 @@ class View:
             "hand_sizes": list(self.hand_sizes),
             "captured": list(self.captured),
             "scope": list(self.scope),
+            "denari": list(self.denari),
+            "sevens": list(self.sevens),
             "dealer": self.dealer,
             "hand_number": self.hand_number,
             "scores": list(self.scores),

@@ -138,14 +138,14 @@ class TestHandKeyboards:
         assert seat is not None
         ui = HandUI(selected=("JK#0",), version=123456)
         text, markup = scala40_ui.hand_message(
-            987654321, seat, m.view(seat), ui, NAMES, "<Gruppo>", "it", 40
+            987654321, seat, m.view(seat), ui, NAMES, "<Gruppo>", "it", scala40_ui.Cockpit()
         )
         check_keyboard(markup)
         assert "&lt;Gruppo&gt;" in text
         assert "👉 Tocca a te: 🂠 pesca" in text
         first = markup.inline_keyboard[0][0]
         top = m.view(seat).discard_top
-        assert top is not None and first.text == f"⤴ Scarto {pretty(top)}"
+        assert top is not None and first.text == f"⤴ Prendi {pretty(top)}"
         context = context_token(m.view(seat).hand, ui)
         assert first.callback_data == f"h:987654321:{seat}:{context}:t:^"
 
@@ -214,7 +214,8 @@ class TestPhoneFriendly:
     TABLE = (15, PHONE_COLUMNS)
     MOVE_COLUMNS = 52
     """A recent move that names many cards (a take, with what it made) may wrap once."""
-    HAND = (700, 8)
+    HAND = (1000, 18)
+    """A crowded hand: the header, the turn, the piles, the melds, the moves since the turn."""
     RESULT = (900, 10)
 
     def fits(self, text: str, budget: tuple[int, int]) -> None:
@@ -276,9 +277,19 @@ class TestPhoneFriendly:
         m = crowded_match()
         for seat in range(6):
             text, markup = scala40_ui.hand_message(
-                1, seat, m.view(seat), HandUI(), LONG_NAMES, "Circolo del giovedì", lang, 40
+                1,
+                seat,
+                m.view(seat),
+                HandUI(),
+                [short_name(name) for name in LONG_NAMES],  # as the table cuts them
+                "Circolo del giovedì",
+                lang,
+                scala40_ui.Cockpit(left=timedelta(seconds=100)),
             )
             self.fits(text, self.HAND)
+            header = text.split("\n")[1:]
+            turn = next(i for i, line in enumerate(header) if line.startswith(("👉", "⏳")))
+            assert all(columns(line) <= PHONE_COLUMNS for line in header[:turn]), text
             assert markup is not None
             check_keyboard(markup)
 

@@ -99,7 +99,8 @@ async def test_a_flooded_group_never_slows_another_chat(
         presses.append(luca.press(LUCA, hand.message_id, button_data(hand, "🗑 Discard 2♠")))
         await presses[-1].answered()
 
-        assert [p.answer["text"] for p in presses if p.answer] == [None, None, None]
+        answers = [p.answer["text"] for p in presses if p.answer]
+        assert answers == ["You drew A♣.", None, None]
         latencies = [p.record.latency for p in presses]
         assert all(s is not None and s < 1.0 for s in latencies), latencies
         await settle(server, service)
@@ -131,12 +132,12 @@ async def test_a_429_pauses_only_its_own_chat(
         pia_hand = hand_of(server, service, a_id, 2002)
         pia = server.user(2002)
         answer = await pia.press(2002, pia_hand.message_id, button_data(pia_hand, "🂠 Pesca"))
-        assert answer["text"] is None
+        assert answer["text"] == "Hai pescato 10♥."
         refused = await server.wait_for_call("editMessageText", lambda c: c.status == 429)
         assert refused.params["chat_id"] == GROUP_A
         hand = hand_of(server, service, b_id, LUCA)
         answer = await server.user(LUCA).press(LUCA, hand.message_id, button_data(hand, "🂠 Draw"))
-        assert answer["text"] is None
+        assert answer["text"] == "You drew A♣."
         table_b = server.message(GROUP_B, service.store.get_match(b_id).table_message_id or 0)
         table_a = server.message(GROUP_A, service.store.get_match(a_id).table_message_id or 0)
         assert table_a is not None and table_b is not None
@@ -225,12 +226,12 @@ async def test_quick_taps_on_a_paced_hand_all_count(
         ui = service.store.get_match(b_id).seats[0].ui
         assert ui.staged == (("3C", "4C", "5C", "6C", "7C"),) and ui.selected == ()
         # Off turn the opening is staged but cannot be played: no "✅ Apri", only "↩️ Riprendi".
-        assert "↩️ Riprendi" in keyboard_data(hand) and "✅ Apri 25" not in keyboard_data(hand)
+        assert "↩️ Riprendi 3♣–7♣" in keyboard_data(hand) and "🔒 Apri 25/40" not in keyboard_data(hand)
         assert "In preparazione: 3♣ 4♣ 5♣ 6♣ 7♣ → 25" in hand.text.splitlines()
 
         luca_hand = hand_of(server, service, b_id, LUCA)
         draw = button_data(luca_hand, "🂠 Draw")
-        assert (await luca.press(LUCA, luca_hand.message_id, draw))["text"] is None
+        assert (await luca.press(LUCA, luca_hand.message_id, draw))["text"] == "You drew A♣."
         again = await luca.press(LUCA, luca_hand.message_id, draw, force=True)
         assert again["text"] == "This button is no longer valid."
         assert [m.action for m in service.store.moves(b_id)] == ["draw"]

@@ -75,8 +75,9 @@ class Player:
                 label = next(b.lstrip("✓") for b in buttons if b.lstrip("✓").startswith("⤴"))
             else:
                 label = pretty(card)
-            if label not in buttons and "✓" + label in buttons:
-                label = "✓" + label  # pressing a selected card unselects it
+            for mark in ("✓", "🆕"):  # a selected card (pressed again, unselected), a new one
+                if label not in buttons and mark + label in buttons:
+                    label = mark + label
             assert label in buttons, (label, list(buttons))
             answer = await self.press(label)
             assert answer["text"] is None, answer
@@ -105,7 +106,8 @@ async def test_rigged_hand_through_the_buttons(
         )  # type: ignore[union-attr]
 
         # Luca (S40-5): draws, stages JK 6H 7H (the joker is 5H by position) and 10S-KS, opens 58.
-        assert (await luca.press("🂠 Draw"))["text"] is None
+        assert (await luca.press("🂠 Draw"))["text"] == "You drew A♣."  # marked in the hand
+        assert "🆕A♣" in keyboard_data(luca.hand())
         await luca.select("JK", "6H", "7H")
         await luca.press("➕ Stage")
         await luca.select("10S", "JS", "QS", "KS")
@@ -133,10 +135,12 @@ async def test_rigged_hand_through_the_buttons(
         await anna.press("➕ Prepara")
         await anna.select("3C", "4C", "5C", "6C", "7C")
         await anna.press("➕ Prepara")
-        refused = await anna.press("✅ Apri 37")
+        refused = await anna.press("🔒 Apri 37/40")  # below the threshold: the press says why
         assert refused["text"] == "Apertura insufficiente: 37 punti, ne servono 40."
         assert service.store.get_match(match_id).status == "playing"
-        await anna.press("↩️ Riprendi")
+        await anna.press("↩️ Riprendi 3♣–7♣")  # the last meld staged comes back, the other stays
+        assert "In preparazione: 4♠ 4♥ 4♦ → 12" in anna.hand().text.splitlines()
+        await anna.press("↩️ Riprendi 4♠ 4♥ 4♦")
         await anna.select("AD")
         await anna.press("🗑 Scarta A♦")
 
@@ -162,8 +166,7 @@ async def test_rigged_hand_through_the_buttons(
             "💡 Puoi attaccare 9♠ al gioco 2.",
         )
         await anna.select("9C")
-        await anna.press("📎 Attacca")
-        await anna.press("📎 3")
+        assert (await anna.press("📎 Attacca"))["text"] is None  # it fits meld 3 alone: done
         assert "3) 3♣–9♣" in table_text(server, service, match_id)
 
         # A joker swap (S40-7): 5H frees Luca's joker; attached to 10S-KS it could be 9S or AS,
@@ -171,7 +174,9 @@ async def test_rigged_hand_through_the_buttons(
         await anna.select("5H")
         await anna.press("🃏 Jolly")
         await anna.press("📎 Attacca")
-        answer = await anna.press("📎 2")
+        targets = [label for label in keyboard_data(anna.hand()) if label.startswith("📎")]
+        assert targets == ["📎 🃏 6♥ 7♥", "📎 10♠–K♠", "📎 3♣–9♣", "📎 4♠ 4♥ 4♦"]  # it fits
+        answer = await anna.press("📎 10♠–K♠")
         assert answer["text"] == "Di' che carta fa il jolly."
         assert {"9♠", "A♠"} <= set(keyboard_data(anna.hand()))
         assert (await anna.press("A♠"))["text"] is None
@@ -215,7 +220,7 @@ async def test_staging_while_waiting(fake_telegram: FakeTelegramServer, tmp_path
         assert (await anna.press("➕ Prepara"))["text"] is None
         assert "In preparazione: 4♠ 4♥ 4♦ → 12" in anna.hand().text
         hand = anna.hand()
-        assert hand.text.splitlines()[1] == "⏳ Tocca a Luca."
+        assert hand.text.splitlines()[4] == "⏳ Tocca a Luca."
         assert "🂠 Pesca" not in keyboard_data(hand)  # off turn, only what prepares
         assert "✅ Apri 12" not in keyboard_data(hand) and "💡 Aiuto" not in keyboard_data(hand)
         # A forged draw (the sort button's data with the draw's op) changes nothing.
@@ -236,7 +241,7 @@ async def test_a_refused_press_shows_the_hand_as_stored(
     async with running_bot(server, tmp_path / "t.db") as service:
         await settle(server, service)
         luca = Player(server, service, luca_user, match_id, "en")
-        assert (await luca.press("🂠 Draw"))["text"] is None
+        assert (await luca.press("🂠 Draw"))["text"] == "You drew A♣."
         await luca.select("2S")
         seat = service.store.get_match(match_id).seats[1]
         service.store.update_seat_ui(match_id, 1, seat.ui.version, selected=["2S#0", "10S#0"])
