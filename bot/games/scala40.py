@@ -484,11 +484,8 @@ def _header(view: scala40.View, names: list[str], lang: str, cockpit: Cockpit) -
         key, values = ("hand.won", view.hands_won)
     lines += score_lines(lang, key, names, view.sides, view.seat, values)
     out = [s for s in range(view.players) if view.status[s] != "in"]
-    opened = [s for s in range(view.players) if view.opened[s]]
-    marked = [
-        name + t(lang, "table.opened") if s in opened else name for s, name in enumerate(names)
-    ]
-    return lines + count_lines(lang, marked, view.seat, view.hand_sizes, out)
+    opened = [t(lang, "table.opened") if done else "" for done in view.opened]  # as the table
+    return lines + count_lines(lang, names, view.seat, view.hand_sizes, out, opened)
 
 
 def _actions(

@@ -254,7 +254,7 @@ def card_name(lang: str, card: str) -> str:
 
 
 def _capture_label(action_text: str, lang: str, confirm: bool = False) -> str:
-    """A capture's button ("7♦ → 3♥ 4♠", "Gioca 7♦"); ``confirm``: the one play of a card
+    """A capture's button ("7♠ → 7♦ (settebello)", "Gioca 5♦"); ``confirm``: the one play of a card
     chosen for the two-tap play, marked as its confirmation."""
     words = action_text.split()
     if "take" not in words:
@@ -262,6 +262,8 @@ def _capture_label(action_text: str, lang: str, confirm: bool = False) -> str:
     else:
         taken = words[words.index("take") + 1 :]
         label = f"{show.card(words[1])} → {show.cards(taken)}"
+    if SETTEBELLO in words:
+        label += t(lang, "move.settebello")
     return f"✅ {label}" if confirm else label
 
 

@@ -84,14 +84,20 @@ def score_lines(
 
 
 def count_lines(
-    lang: str, names: Sequence[str], seat: int, sizes: Sequence[int], skip: Sequence[int] = ()
+    lang: str,
+    names: Sequence[str],
+    seat: int,
+    sizes: Sequence[int],
+    skip: Sequence[int] = (),
+    marks: Sequence[str] = (),
 ) -> list[str]:
-    """The cards every other player holds (``skip``: seats out of the hand): "Carte in mano:
-    Luca 12 · Bea 1"."""
+    """The cards every other player holds (``skip``: seats out of the hand; ``marks``: what
+    follows each seat's count, as who opened): "Carte in mano: Luca 12 ✅ · Bea 1"."""
     others = [s for s in range(len(sizes)) if s != seat and s not in skip]
     if not others:
         return []
-    return _labelled(lang, "hand.counts", [f"{name_of(list(names), s)} {sizes[s]}" for s in others])
+    items = [f"{name_of(list(names), s)} {sizes[s]}{marks[s] if marks else ''}" for s in others]
+    return _labelled(lang, "hand.counts", items)
 
 
 def _labelled(lang: str, key: str, items: Sequence[str]) -> list[str]:

@@ -210,7 +210,7 @@ class TestRules:
 
     def test_scopone_rules_and_the_options_the_lobby_names(self) -> None:
         assert rules_lines("scopone", {"turn_seconds": 0}, "en")[0] == "Seconds per turn: no limit"
-        assert len(rules_lines("scopone", {}, "en")) == 7
+        assert len(rules_lines("scopone", {}, "en")) == 8
         ui = scala40_ui.UI
         assert [ui.headline_option({"format": f}) for f in ("points", "hands", "race")] == [
             "limit",

@@ -63,36 +63,71 @@ async def test_the_scala40_hand_says_whose_turn_and_shows_the_table(
             hand_of(server, service, match_id, ANNA),
             hand_of(server, service, match_id, LUCA),
         )
-        assert anna.text.splitlines()[1:3] == ["⏳ Tocca a Luca.", "Pozzo: K♦ · Tallone: 81"]
-        assert luca.text.splitlines()[1:3] == [
+        assert anna.text.splitlines()[1:] == [
+            "Mano 1 · si esce a 101",
+            "Punti: tu 0 · Luca 0",
+            "Carte in mano: Luca 13",
+            "⏳ Tocca a Luca.",
+            "Pozzo: K♦ · Tallone: 81",
+        ]
+        assert luca.text.splitlines()[1:] == [
+            "Hand 1 · out at 101 · ⏳ up to 2 min",  # the time left, to the player to play
+            "Points: you 0 · Anna 0",
+            "Cards in hand: Anna 13",
             "👉 Your turn: 🂠 draw, or select the discard ⤴ with the cards that use it.",
             "Discard: K♦ · Stock: 81",
         ]
-        assert "🂠 Draw" in keyboard_data(luca) and "⤴ Discard K♦" in keyboard_data(luca)
+        assert "🂠 Draw" in keyboard_data(luca) and "⤴ Take K♦" in keyboard_data(luca)
         assert "🂠 Pesca" not in keyboard_data(anna) and "💡 Aiuto" not in keyboard_data(anna)
-        assert "⤴ Scarto K♦" in keyboard_data(anna)  # selecting the discard prepares a turn
+        assert "⤴ Prendi K♦" in keyboard_data(anna)  # selecting the discard prepares a turn
         bell = service.store.get_match(match_id).seats[1].turn_message_id
         assert bell is not None and not server.message(LUCA, bell).deleted  # type: ignore[union-attr]
 
         # Luca draws and opens with JK 6H 7H and 10S-KS, then discards 2S.
-        await press(server, service, match_id, LUCA, "🂠 Draw")
+        drawn = await press(server, service, match_id, LUCA, "🂠 Draw")
+        assert drawn["text"] == "You drew A♣."
+        assert "🆕A♣" in keyboard_data(hand_of(server, service, match_id, LUCA))
         for cards in (("🃏", "6♥", "7♥"), ("10♠", "J♠", "Q♠", "K♠")):
             for card in cards:
                 await press(server, service, match_id, LUCA, card)
             await press(server, service, match_id, LUCA, "➕ Stage")
+            if len(cards) == 3:  # 18 points are not enough to open: the button says so
+                keys = keyboard_data(hand_of(server, service, match_id, LUCA))
+                assert "🔒 Open 18/40" in keys and "↩️ Take back 🃏 6♥ 7♥" in keys
+                refused = await press(server, service, match_id, LUCA, "🔒 Open 18/40")
+                assert refused["text"] == "Opening too low: 18 points, 40 needed."
+        # Taking back the last meld staged leaves the first.
+        await press(server, service, match_id, LUCA, "↩️ Take back 10♠–K♠")
+        keys = keyboard_data(hand_of(server, service, match_id, LUCA))
+        assert "🔒 Open 18/40" in keys and "↩️ Take back 🃏 6♥ 7♥" in keys
+        for card in ("10♠", "J♠", "Q♠", "K♠", "➕ Stage"):
+            await press(server, service, match_id, LUCA, card)
         await press(server, service, match_id, LUCA, "✅ Open 58")
         await press(server, service, match_id, LUCA, "2♠")
         await press(server, service, match_id, LUCA, "🗑 Discard 2♠")
 
         anna = hand_of(server, service, match_id, ANNA)
-        assert anna.text.splitlines()[1:5] == [
+        assert anna.text.splitlines()[1:] == [
+            "Mano 1 · si esce a 101 · ⏳ max 2 min",
+            "Punti: tu 0 · Luca 0",
+            "Carte in mano: Luca 6 ✅",  # he opened
             "👉 Tocca a te: 🂠 pesca, o seleziona lo scarto ⤴ con le carte che lo usano.",
             "Pozzo: 2♠ · Tallone: 80",
             "Giochi: 1) 🃏(5♥) 6♥ 7♥ · 2) 10♠ J♠ Q♠ K♠",
-            "Ha aperto: Luca",
+            "Dal tuo ultimo turno:",
+            "· Luca pesca",
+            "· Luca apre con 58",
+            "· Luca scarta 2♠",
         ]
         luca = hand_of(server, service, match_id, LUCA)
-        assert luca.text.splitlines()[1] == "⏳ Anna to play."
+        assert luca.text.splitlines()[1:] == [
+            "Hand 1 · out at 101",
+            "Points: you 0 · Anna 0",
+            "Cards in hand: Anna 13",
+            "⏳ Anna to play.",
+            "Discard: 2♠ · Stock: 80",
+            "Melds: 1) 🃏(5♥) 6♥ 7♥ · 2) 10♠ J♠ Q♠ K♠",
+        ]
         assert "🂠 Draw" not in keyboard_data(luca)
         assert server.message(LUCA, bell).deleted  # type: ignore[union-attr]  # his turn passed
 
@@ -118,38 +153,105 @@ async def test_the_scala40_hand_says_whose_turn_and_shows_the_table(
         assert rung and all(m.deleted for m in rung)
 
 
-async def test_the_scopone_hand_shows_the_table_and_the_scores(
+async def test_the_scopone_hand_shows_the_table_the_scores_and_the_plays_since(
     fake_telegram: FakeTelegramServer, tmp_path: Path
 ) -> None:
     server = fake_telegram
     people = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en"), (BEA, "Bea", "it"), (DINO, "Dino", "it")]
     seat_people(server, GROUP, "Circolo", people, admins=(ANNA,))
-    match = scopone.new_match(seed=3)
+    match = scopone.new_match(seed=3)  # Luca plays first; the settebello is on the table
     match_id = store_started_match(
         tmp_path / "s.db", GROUP, "Circolo", people, "scopone", match.to_json(),
         scopone.Options().to_dict(),
     )  # fmt: skip
-    first = match.to_play
-    assert first is not None
-    users = [p[0] for p in people]
-    table = " ".join(c.pretty() for c in match.view(0).table)
     async with running_bot(server, tmp_path / "s.db") as service:
         await settle(server, service)
-        waiting = next(u for u in users if u != users[first] and u != LUCA)
-        hand = hand_of(server, service, match_id, waiting)
-        name = people[first][1]
-        turn = f"⏳ Tocca ad {name}." if name.startswith("A") else f"⏳ Tocca a {name}."
-        cards = " ".join(c.pretty() for c in match.view(users.index(waiting)).hand)
-        assert hand.text.splitlines()[1:5] == [
-            turn,
-            f"In tavola: {table}",
-            "Punti: Anna + Bea 0 · Luca + Dino 0 (si vince a 11)",
-            f"Le tue carte: {cards}",
+        anna = hand_of(server, service, match_id, ANNA)
+        assert anna.text.splitlines()[1:] == [
+            "Mano 1 · si vince a 11",
+            "Punti: tu + Bea 0 · Luca + Dino 0",
+            "Carte in mano: Luca 9 · Bea 9 · Dino 9",
+            "Finora: scope 0–0 · denari 0–0 · sette 0–0",
+            "⏳ Tocca a Luca.",
+            "In tavola: 7♦ 4♥ A♦ J♠",
+            "♦ denari · ♥ coppe · ♣ bastoni · ♠ spade",
+            "Le tue carte: 3♦ 4♠ 5♠ 5♦ 5♣ 6♦ 6♣ 7♥ K♣",
         ]
-        assert not hand.inline_keyboard  # nothing to press off turn
-        playing = hand_of(server, service, match_id, users[first])
-        assert len(keyboard_data(playing)) == len(match.view(first).hand)
-        assert playing.text.splitlines()[1] in (
-            "👉 Tocca a te: tocca una carta per giocarla.",
+        assert not anna.inline_keyboard  # nothing to press off turn
+        luca = hand_of(server, service, match_id, LUCA)
+        assert luca.text.splitlines()[1:] == [
+            "Hand 1 · first to 11 · ⏳ up to 2 min",
+            "Points: you + Dino 0 · Anna + Bea 0",
+            "Cards in hand: Anna 9 · Bea 9 · Dino 9",
+            "So far: scopas 0–0 · coins 0–0 · sevens 0–0",
             "👉 Your turn: tap a card to play it.",
-        )
+            "On the table: 7♦ 4♥ A♦ J♠",
+            "♦ coins · ♥ cups · ♣ batons · ♠ swords",
+        ]
+        assert len(keyboard_data(luca)) == 9
+
+        # One tap plays (the default): Luca's Q♥ takes A♦ J♠, Anna's 7♥ the settebello.
+        assert (await press(server, service, match_id, LUCA, "Q♥"))["text"] is None
+        assert (await press(server, service, match_id, ANNA, "7♥"))["text"] is None
+        bea = hand_of(server, service, match_id, BEA)
+        assert bea.text.splitlines()[1:] == [
+            "Mano 1 · si vince a 11",
+            "Punti: tu + Anna 0 · Luca + Dino 0",
+            "Carte in mano: Anna 8 · Luca 8 · Dino 9",
+            "Finora: scope 0–0 · denari 1–1 · sette 2–0",
+            "⏳ Tocca a Dino.",
+            "In tavola: 4♥",
+            "♦ denari · ♥ coppe · ♣ bastoni · ♠ spade",
+            "Dal tuo ultimo turno:",
+            "· Luca prende A♦ J♠ con Q♥",
+            "· Anna prende 7♦ con 7♥ — settebello!",
+            "Le tue carte: A♣ 2♦ 5♥ 6♥ 7♠ 7♣ J♥ J♦ J♣",
+        ]
+        luca = hand_of(server, service, match_id, LUCA)
+        assert luca.text.splitlines()[4:] == [
+            "So far: scopas 0–0 · coins 1–1 · sevens 0–2",
+            "⏳ Dino to play.",
+            "On the table: 4♥",
+            "♦ coins · ♥ cups · ♣ batons · ♠ swords",
+            "Since your last turn:",
+            "· Anna takes 7♦ with 7♥ — settebello!",
+            "Your cards: A♠ A♥ 2♠ 2♣ 3♣ 4♣ Q♦ K♦",
+        ]
+
+
+async def test_a_scopone_card_is_played_in_two_taps_with_confirm_play(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """SC-3.7: with ``confirm_play`` a tap chooses the card, a second confirms it; cancel
+    takes it back; the settebello is named."""
+    server = fake_telegram
+    people = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en"), (BEA, "Bea", "it"), (DINO, "Dino", "it")]
+    seat_people(server, GROUP, "Circolo", people, admins=(ANNA,))
+    match = scopone.new_match(seed=3, options=scopone.Options(confirm_play=True))
+    match_id = store_started_match(
+        tmp_path / "s.db", GROUP, "Circolo", people, "scopone", match.to_json(),
+        scopone.Options(confirm_play=True).to_dict(),
+    )  # fmt: skip
+    async with running_bot(server, tmp_path / "s.db") as service:
+        await settle(server, service)
+        assert (await press(server, service, match_id, LUCA, "Q♥"))["text"] is None
+        luca = hand_of(server, service, match_id, LUCA)
+        assert luca.text.splitlines()[-1] == "Play Q♥? Confirm or cancel."
+        assert list(keyboard_data(luca)) == ["✅ Q♥ → A♦ J♠", "✖️ Cancel"]
+        assert service.store.moves(match_id) == []  # chosen, not played
+        assert (await press(server, service, match_id, LUCA, "✅ Q♥ → A♦ J♠"))["text"] is None
+        assert len(service.store.moves(match_id)) == 1
+
+        assert (await press(server, service, match_id, ANNA, "7♥"))["text"] is None
+        anna = hand_of(server, service, match_id, ANNA)
+        assert anna.text.splitlines()[-1] == "Giochi 7♥? Conferma o annulla."
+        assert list(keyboard_data(anna)) == ["✅ 7♥ → 7♦ (settebello)", "✖️ Annulla"]
+        await press(server, service, match_id, ANNA, "✖️ Annulla")  # changed her mind
+        assert len(keyboard_data(hand_of(server, service, match_id, ANNA))) == 9
+        await press(server, service, match_id, ANNA, "5♠")
+        assert list(keyboard_data(hand_of(server, service, match_id, ANNA))) == [
+            "✅ Gioca 5♠",
+            "✖️ Annulla",
+        ]
+        await press(server, service, match_id, ANNA, "✅ Gioca 5♠")
+        assert [move.action for move in service.store.moves(match_id)][-1] == "play 5S"

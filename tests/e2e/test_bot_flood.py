@@ -226,7 +226,9 @@ async def test_quick_taps_on_a_paced_hand_all_count(
         ui = service.store.get_match(b_id).seats[0].ui
         assert ui.staged == (("3C", "4C", "5C", "6C", "7C"),) and ui.selected == ()
         # Off turn the opening is staged but cannot be played: no "✅ Apri", only "↩️ Riprendi".
-        assert "↩️ Riprendi 3♣–7♣" in keyboard_data(hand) and "🔒 Apri 25/40" not in keyboard_data(hand)
+        assert "↩️ Riprendi 3♣–7♣" in keyboard_data(hand) and "🔒 Apri 25/40" not in keyboard_data(
+            hand
+        )
         assert "In preparazione: 3♣ 4♣ 5♣ 6♣ 7♣ → 25" in hand.text.splitlines()
 
         luca_hand = hand_of(server, service, b_id, LUCA)

@@ -121,7 +121,8 @@ async def test_rigged_hand_through_the_buttons(
         assert "· Luca apre con 58" in table and "· Luca scarta 2♠" in table
 
         # Anna, not open (S40-8.3): 9S fits meld 2, so she may not discard it.
-        await anna.press("🂠 Pesca")
+        assert (await anna.press("🂠 Pesca"))["text"] == "Hai pescato A♦."
+        assert "🆕A♦" in keyboard_data(anna.hand())
         await anna.select("9S")
         refused = await anna.press("🗑 Scarta 9♠")
         assert refused == {
@@ -202,6 +203,70 @@ async def test_rigged_hand_through_the_buttons(
         assert server.last_message(LUCA, from_bot=True).text == (
             "🔔 Your turn in Tavolo di prova! ⏳ up to 2 min\nDiscard: 2♦ · Stock: 78"
         )  # type: ignore[union-attr]
+
+
+async def test_attach_offers_the_melds_the_cards_fit(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """📎 Attacca lists the melds the selection fits, by their cards; one alone is attached to
+    at once; none is said (S40-6)."""
+    server = fake_telegram
+    anna_user, luca_user = seat_people(server, GROUP, "Tavolo di prova", PEOPLE)
+    match = position(
+        ["8H 7C 2S 3D 4D 5S KD", "8H QH 2S 3S 4S 6D KC"],
+        melds=[(0, "7S 7H 7D"), (1, "9H 10H JH"), (0, "8S 8D 8C"), (1, "QS QD QC")],
+        discard="KH",
+        stock_top="5H",
+        opened=[True, True],
+        turns_done=[2, 2],
+        phase="play",
+    )
+    match_id = store_started_match(
+        tmp_path / "a.db", GROUP, "Tavolo di prova", PEOPLE, "scala40", match.to_json(),
+        Options().to_dict(),
+    )  # fmt: skip
+    async with running_bot(server, tmp_path / "a.db") as service:
+        await settle(server, service)
+        anna = Player(server, service, anna_user, match_id, "it")
+        luca = Player(server, service, luca_user, match_id, "en")
+
+        def moves() -> list[str]:
+            return [move.action for move in service.store.moves(match_id)]
+
+        def targets(player: Player) -> list[str]:
+            return [label for label in keyboard_data(player.hand()) if label.startswith("📎")]
+
+        await anna.select("8H")  # 8♥ fits the run 9♥–J♥ and the set of 8s
+        assert (await anna.press("📎 Attacca"))["text"] is None
+        assert anna.hand().text.splitlines()[-1] == "A quale gioco attacchi?"
+        assert targets(anna) == ["📎 9♥–J♥", "📎 8♠ 8♦ 8♣"]
+        await anna.press("📎 9♥–J♥")
+        assert moves() == ["attach 2 8H"]
+        await anna.select("7C")  # only the set of 7s: attached at once
+        assert (await anna.press("📎 Attacca"))["text"] is None
+        assert moves()[-1] == "attach 1 7C"
+        await anna.select("2S")
+        nowhere = await anna.press("📎 Attacca")
+        assert nowhere == {
+            **nowhere,
+            "text": "Queste carte non si attaccano a nessun gioco in tavola.",
+            "show_alert": True,
+        }
+        await anna.press("🗑 Scarta 2♠")
+
+        assert (await luca.press("🂠 Draw"))["text"] == "You drew 5♥."
+        assert "🆕5♥" in keyboard_data(luca.hand())
+        await luca.select("QH")  # Q♥ fits the run 8♥–J♥ and the set of queens
+        await luca.press("📎 Attach")
+        assert luca.hand().text.splitlines()[-1] == "Attach to which meld?"
+        assert targets(luca) == ["📎 8♥–J♥", "📎 Q♠ Q♦ Q♣"]
+        await luca.press("📎 Q♠ Q♦ Q♣")
+        assert moves()[-1] == "attach 4 QH"
+        await luca.select("8H")  # the run starts at 8♥ now: only the set of 8s
+        assert (await luca.press("📎 Attach"))["text"] is None
+        assert moves()[-1] == "attach 3 8H"
+        await luca.select("2S")
+        assert (await luca.press("📎 Attach"))["text"] == "These cards fit no meld on the table."
 
 
 async def test_staging_while_waiting(fake_telegram: FakeTelegramServer, tmp_path: Path) -> None:
