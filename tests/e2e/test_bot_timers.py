@@ -89,6 +89,41 @@ async def test_reminder_autoplay_and_restart(
         assert [m.action for m in service.store.moves(match_id)] == ["timeout", "timeout"]
 
 
+async def test_the_hand_shows_the_time_left_again_at_the_reminder(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """The player to play reads the time left in the hand's header, an upper bound rendered
+    again at the reminder (not every second); a player waiting reads none."""
+    server = fake_telegram
+    people(server)
+    database = tmp_path / "t.db"
+    match_id = stored_match(database, Options(turn_seconds=120))
+    clock = ManualScheduler()
+    async with running_bot(server, database, clock) as service:
+
+        def header(user: int) -> str:
+            record = service.store.get_match(match_id)
+            seat = record.seat_of(user)
+            assert seat is not None
+            hand = server.message(user, record.seats[seat].hand_message_id or 0)
+            assert hand is not None
+            return hand.text.splitlines()[1]
+
+        await settle(server, service)
+        assert header(LUCA) == "Hand 1 · out at 101 · ⏳ up to 2 min"
+        assert header(ANNA) == "Mano 1 · si esce a 101"
+        await clock.advance(60)
+        await settle(server, service)
+        assert header(LUCA) == "Hand 1 · out at 101 · ⏳ up to 60 s"
+        await clock.advance(60)  # his time runs out: Anna's turn
+        await settle(server, service)
+        assert header(LUCA) == "Hand 1 · out at 101"
+        assert header(ANNA) == "Mano 1 · si esce a 101 · ⏳ max 2 min"
+        await clock.advance(60)
+        await settle(server, service)
+        assert header(ANNA) == "Mano 1 · si esce a 101 · ⏳ max 60 s"
+
+
 async def test_three_autoplays_in_a_row_are_an_abandonment(
     fake_telegram: FakeTelegramServer, tmp_path: Path
 ) -> None:
