@@ -17,6 +17,8 @@ class Answer:
     text: str = ""
     url: str | None = None
     alert: bool = False
+    news: bool = False
+    """The text tells what a move did ("Hai pescato 9♥"), it refuses nothing."""
 
 
 def engine_error(lang: str, error: IllegalAction | InvalidMeld) -> str:

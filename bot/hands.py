@@ -65,7 +65,7 @@ class Hands:
 
             press = HandPress(record, match, seat, ui, op, data.arg, lang, set_ui, move)
             answer = await ui_for(record.game).press(press)
-            if answer.text:
+            if answer.text and not answer.news:
                 # A refusal may come from a hand that shows less than is stored (an instance
                 # died before it showed a tap): the hand shows the stored state again, if
                 # it does not already.

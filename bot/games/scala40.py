@@ -647,7 +647,7 @@ async def _draw(p: HandPress, match: scala40.Match) -> Answer:
     drawn = match.view(p.seat).drawn  # the move played on this very engine
     if answer.text or drawn is None:
         return answer
-    return Answer(t(p.lang, "ans.drawn", card=show.card(drawn)))
+    return Answer(t(p.lang, "ans.drawn", card=show.card(drawn)), news=True)
 
 
 async def _attach(p: HandPress, match: scala40.Match, top: str | None) -> Answer:
