@@ -206,6 +206,30 @@ def crowded_match(
     return crowded
 
 
+class TestCockpitHeader:
+    """The hand's header names the partner and counts what decides the match (S40-12)."""
+
+    @pytest.mark.parametrize(
+        ("lang", "expected"),
+        [
+            ("it", ["Mano 1 · corsa a 3 mani", "Mani vinte: tu + Carla 0 · Luca + Dino 0"]),
+            ("en", ["Hand 1 · race to 3 hands", "Hands won: you + Carla 0 · Luca + Dino 0"]),
+        ],
+    )
+    def test_pairs_in_a_race_count_hands_won(self, lang: str, expected: list[str]) -> None:
+        options = scala40.Options(pairs=True, format="race")
+        m = scala40.new_match(players=4, seed=3, options=options)
+        names = ["Anna", "Luca", "Carla", "Dino"]
+        text, _ = scala40_ui.hand_message(
+            1, 0, m.view(0), HandUI(), names, "G", lang, scala40_ui.Cockpit()
+        )
+        assert text.splitlines()[1:3] == expected
+        counts = "Carte in mano" if lang == "it" else "Cards in hand"
+        sizes = m.view(0).hand_sizes
+        assert text.splitlines()[3] == f"{counts}: Luca {sizes[1]} · Carla {sizes[2]}"
+        assert text.splitlines()[4] == f"Dino {sizes[3]}"  # the line is full at 40 columns
+
+
 class TestPhoneFriendly:
     """Every message kind, for the most crowded Scala 40 position, fits a phone's screen: the
     budgets below (characters as Telegram counts them, lines; the table in lines and columns
