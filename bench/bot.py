@@ -131,31 +131,35 @@ class Load:
         discard = next((t for t in buttons if t.startswith("🗑")), None)
         selected = [d for t, d in buttons.items() if ":t:" in d and t.startswith("✓")]
         if draw:
-            await self._press(user, message, draw, move=True)
+            await self._press(user, message, draw, move=match_id)
         elif discard:
-            answer = await self._press(user, message, buttons[discard], move=True)
+            answer = await self._press(user, message, buttons[discard], move=match_id)
             if answer.get("text") is None:
                 card = discard.split()[-1]
                 name = self.store.get_match(match_id).seats[0].name
                 self._watch_table(match_id, group, card, name)
             else:  # a refused discard: pick another card
-                await self._press(user, message, selected[0], move=False)
+                await self._press(user, message, selected[0])
         elif selected:
-            await self._press(user, message, selected[0], move=False)
+            await self._press(user, message, selected[0])
         else:
             cards = [d for t, d in buttons.items() if ":t:" in d and not t.startswith("⤴")]
-            await self._press(user, message, self.rng.choice(cards), move=False)
+            await self._press(user, message, self.rng.choice(cards))
 
     async def _press(
-        self, user: int, message: FakeMessage, data: str, move: bool
+        self, user: int, message: FakeMessage, data: str, move: int | None = None
     ) -> dict[str, Any]:
+        """Press a button; ``move``: the match whose move it makes (counted once stored: a
+        draw's answer names the card drawn)."""
         before = (message.text, message.reply_markup)
+        made = len(self.store.moves(move)) if move is not None else 0
         press = self.server.user(user).press(user, message.message_id, data, force=True)
         self.presses.append(press.record)
         answer: dict[str, Any] = await press.answered(timeout=60)
-        if move and answer.get("text") is None:
+        moved = move is not None and len(self.store.moves(move)) > made
+        if moved:
             self.moves += 1
-        if answer.get("text") is None:  # like a person, look again once the hand shows it
+        if moved or answer.get("text") is None:  # like a person, look again once it shows
             with contextlib.suppress(AssertionError):
                 await self.server.wait_for(
                     lambda: (message.text, message.reply_markup) != before, timeout=30
