@@ -481,7 +481,7 @@ def _header(view: scala40.View, names: list[str], lang: str, cockpit: Cockpit) -
     lines = [header_line(lang, view.hand_number, _goal(view, lang, cockpit.hands), left)]
     key, values = ("hand.points", view.scores)
     if view.format != "points":
-        key, values = ("hand.won", view.hands_won)
+        key, values = ("hand.hands_won", view.hands_won)
     lines += score_lines(lang, key, names, view.sides, view.seat, values)
     out = [s for s in range(view.players) if view.status[s] != "in"]
     opened = [t(lang, "table.opened") if done else "" for done in view.opened]  # as the table

@@ -104,7 +104,8 @@ async def test_group_commands_work_in_a_private_match(
         table, hand = await said_above_the_hand(server, service, anna, "/tavolo", record.id)
         assert table.text.startswith("🃏 Scala 40 · hand 1")
         assert service.store.get_match(record.id).table_message_id == table.message_id
-        assert hand.text.splitlines()[1].startswith("👉 Your turn")
+        assert hand.text.splitlines()[1] == "Hand 1 · out at 101 · ⏳ up to 2 min"
+        assert any(line.startswith("👉 Your turn") for line in hand.text.splitlines())
         hands = [
             m
             for m in server.messages(ANNA, from_bot=True)
