@@ -11,6 +11,7 @@ from s40_helpers import legal, position, text
 
 from engine.errors import SnapshotError
 from engine.scala40 import Match, Options, new_match
+from engine.scala40.hints import fits
 
 
 def play_some(m: Match, moves: int, seed: int = 0) -> list[tuple[int, str]]:
@@ -27,6 +28,29 @@ def play_some(m: Match, moves: int, seed: int = 0) -> list[tuple[int, str]]:
 
 
 class TestView:
+    def test_the_card_just_drawn_or_taken_is_the_player_s_own(self) -> None:
+        """The card drawn this turn (or taken from the discard pile), while it is in hand: the
+        hand marks it; nobody else sees it."""
+        m = position(["4S 4H 4D 3C", "10S JS QS KS"], discard="KD", stock_top="AC", to_play=0)
+        assert m.view(0).drawn is None
+        m.play("draw")
+        assert (m.view(0).drawn, m.view(1).drawn) == ("AC", None)
+        m.play("discard AC")
+        assert m.view(0).drawn is None
+
+    def test_fits_names_the_melds_a_selection_can_join(self) -> None:
+        """S40-6: the attach panel offers the melds the cards fit, a joker to declare too."""
+        m = position(
+            ["8H JK 2S 5D", "9C 9D 3S 4D"],
+            melds=[(0, "9H 10H JH"), (1, "8S 8D 8C")],
+            opened=[True, True],
+            turns_done=[1, 1],
+            phase="play",
+        )
+        assert [n for n in (1, 2) if fits(m, f"attach {n} 8H", 0)] == [1, 2]
+        assert [n for n in (1, 2) if fits(m, f"attach {n} JK", 0)] == [1, 2]
+        assert not fits(m, "attach 1 2S", 0)
+
     """A seat sees its own hand and the public table, never the other hands."""
 
     def test_own_hand_only(self) -> None:

@@ -412,6 +412,14 @@ class TestView:
         with pytest.raises(ValueError):
             new_match(seed=3).view(4)
 
+    def test_denari_and_sevens_taken_so_far_per_side(self) -> None:
+        """SC-4.2, SC-4.3: what the piles hold so far, public as the captures are."""
+        match = new_match(seed=3)  # seat 1 first; 7D 4H AD JS on the table
+        match.play("play QH take AD JS", seat=1)
+        match.play("play 7H take 7D", seat=0)
+        view = match.view(2)
+        assert (view.denari, view.sevens) == ((1, 1), (2, 0))
+
 
 class TestOptions:
     """Options: docs/rules.md defaults, validation naming the field, dict round trip."""
@@ -420,7 +428,7 @@ class TestOptions:
         assert Options().to_dict() == {
             "individual": False, "deal": "standard", "last_play_scopa": False,
             "primiera_all_suits": False, "target": 11, "turn_seconds": 120,
-            "timeout_policy": "autoplay",
+            "timeout_policy": "autoplay", "confirm_play": False,
         }  # fmt: skip
 
     @pytest.mark.parametrize(
