@@ -117,14 +117,19 @@ def recent_moves(lang: str, names: list[str], history: list[tuple[int, str]]) ->
 
 
 def moves_since(view: scala40.View, names: list[str], lang: str) -> list[str]:
-    """The others' moves of this hand since the seat's last move (all of them before it
-    moved), draws included, a draw and the discard after it as one ("Luca pesca e scarta
-    5♦"): what happened while the player waited."""
-    mine = [i for i, (seat, _) in enumerate(view.history) if seat == view.seat]
+    """The others' moves of this hand between the seat's last turn and now (or its turn now:
+    they stay while it plays), draws included, a draw and the discard after it as one ("Luca
+    pesca e scarta 5♦"): what happened while the player waited."""
+    history = view.history
+    end = len(history)
+    if view.to_play == view.seat:
+        while end and history[end - 1][0] == view.seat:
+            end -= 1  # the moves of the turn in play
+    mine = [i for i in range(end) if history[i][0] == view.seat]
     start = mine[-1] + 1 if mine else 0
     out: list[str] = []
     drew: int | None = None
-    for seat, text, line in _lines(lang, names, view.history)[start:]:
+    for seat, text, line in _lines(lang, names, history)[start:end]:
         if drew == seat and text.startswith("discard "):
             out[-1] = t(lang, "move.draw_discard", name=name_of(names, seat), card=_card(text))
         else:

@@ -119,6 +119,17 @@ async def test_the_scala40_hand_says_whose_turn_and_shows_the_table(
             "· Luca apre con 58",
             "· Luca scarta 2♠",
         ]
+        # Anna draws: the answer names the card, and Luca's moves stay while she plays.
+        drawn = await press(server, service, match_id, ANNA, "🂠 Pesca")
+        assert drawn["text"] == "Hai pescato A♦."
+        anna = hand_of(server, service, match_id, ANNA)
+        assert "🆕A♦" in keyboard_data(anna)
+        assert anna.text.splitlines()[-4:] == [
+            "Dal tuo ultimo turno:",
+            "· Luca pesca",
+            "· Luca apre con 58",
+            "· Luca scarta 2♠",
+        ]
         luca = hand_of(server, service, match_id, LUCA)
         assert luca.text.splitlines()[1:] == [
             "Hand 1 · out at 101",
