@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_harness import button_data, running_bot, seat_people, settle, store_started_match
+from bot_harness import button_data, hand_of, running_bot, seat_people, settle, store_started_match
 from fake_telegram import FakeMessage, FakeTelegramServer
 from s40_helpers import position
 
@@ -60,15 +60,6 @@ async def close_the_hand(server: FakeTelegramServer, service: Tavolo, match_id: 
         answer = await anna.press(ANNA, hand.message_id, button_data(hand, label)).answered()
         assert answer["text"] is None
         await settle(server, service)
-
-
-def hand_of(server: FakeTelegramServer, service: Tavolo, match_id: int, user: int) -> FakeMessage:
-    seat = service.store.get_match(match_id).seat_of(user)
-    assert seat is not None
-    message_id = service.store.get_match(match_id).seats[seat].hand_message_id
-    hand = server.message(user, message_id or 0)
-    assert hand is not None
-    return hand
 
 
 def texts(messages: list[FakeMessage]) -> list[str]:

@@ -10,13 +10,14 @@ from pathlib import Path
 from bot_harness import (
     RIGGED_HANDS,
     button_data,
+    hand_of,
     keyboard_data,
     running_bot,
     seat_people,
     settle,
     store_started_match,
 )
-from fake_telegram import FakeMessage, FakeTelegramServer
+from fake_telegram import FakeTelegramServer
 from s40_helpers import position
 
 from bot.service import Tavolo
@@ -27,15 +28,6 @@ GROUP = -100890
 ANNA, LUCA = 1891, 1892  # Anna reads Italian, Luca English
 BEA, DINO = 1893, 1894
 PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en")]
-
-
-def hand_of(server: FakeTelegramServer, service: Tavolo, match_id: int, user: int) -> FakeMessage:
-    record = service.store.get_match(match_id)
-    seat = record.seat_of(user)
-    assert seat is not None
-    message = server.message(user, record.seats[seat].hand_message_id or 0)
-    assert message is not None
-    return message
 
 
 async def press(

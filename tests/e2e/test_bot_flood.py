@@ -17,6 +17,7 @@ from bot_harness import (
     RIGGED_HANDS,
     SPEED,
     button_data,
+    hand_of,
     keyboard_data,
     running_bot,
     seat_people,
@@ -26,7 +27,6 @@ from bot_harness import (
 from fake_telegram import FakeMessage, FakeTelegramServer, Press
 from s40_helpers import position
 
-from bot.service import Tavolo
 from engine import scala40, scopone
 
 GROUP_A, GROUP_B = -100810, -100820
@@ -53,15 +53,6 @@ def two_groups(server: FakeTelegramServer, database: Path) -> tuple[int, int]:
             database, GROUP_B, "Circolo", PEOPLE_B, "scala40", match_b.to_json(), options
         ),
     )
-
-
-def hand_of(server: FakeTelegramServer, service: Tavolo, match_id: int, user: int) -> FakeMessage:
-    record = service.store.get_match(match_id)
-    seat = record.seat_of(user)
-    assert seat is not None
-    message = server.message(user, record.seats[seat].hand_message_id or 0)
-    assert message is not None
-    return message
 
 
 def choices(hand: FakeMessage) -> list[str]:
@@ -184,8 +175,9 @@ async def test_a_scopone_hand_at_a_persons_pace_meets_no_429(
             assert seat is not None
             user = users[seat]
             hand = hand_of(server, service, match_id, user.id)
-            cards = [data for data in keyboard_data(hand).values() if ":p:" in data]
-            answers.append(await user.press(user.id, hand.message_id, cards[0]))
+            # The store may pass the turn before the hand's edit shows the player's cards.
+            await server.wait_for(lambda h=hand: plays(h), message="no card to play shown")
+            answers.append(await user.press(user.id, hand.message_id, plays(hand)[0]))
             if len(service.store.moves(match_id)) == moves:  # several captures: choose one
                 await server.wait_for(lambda h=hand: choices(h))
                 answers.append(await user.press(user.id, hand.message_id, choices(hand)[0]))
@@ -254,3 +246,8 @@ async def test_quick_taps_on_a_paced_hand_all_count(
         discard = button_data(luca_hand, "🗑 Discard 3♠")
         assert (await luca.press(LUCA, luca_hand.message_id, discard))["text"] is None
         assert [m.action for m in service.store.moves(b_id)] == ["draw", "discard 3S"]
+
+
+def plays(hand: FakeMessage) -> list[str]:
+    """The callback data of the Scopone hand's buttons that play a card."""
+    return [data for data in keyboard_data(hand).values() if ":p:" in data]

@@ -100,6 +100,16 @@ async def settle(server: FakeTelegramServer, service: Tavolo) -> None:
     await server.wait_idle()
 
 
+def hand_of(server: FakeTelegramServer, service: Tavolo, match_id: int, user: int) -> FakeMessage:
+    """The private hand message the store names for ``user``'s seat in ``match_id``."""
+    record = service.store.get_match(match_id)
+    seat = record.seat_of(user)
+    assert seat is not None, f"user {user} has no seat in match {match_id}"
+    message = server.message(user, record.seats[seat].hand_message_id or 0)
+    assert message is not None, f"user {user} has no hand message"
+    return message
+
+
 def keyboard_data(message: FakeMessage) -> dict[str, str]:
     """Button text -> callback data of a message's inline keyboard."""
     markup = message.reply_markup or {}
