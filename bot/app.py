@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -24,78 +25,18 @@ from telegram.ext import (
 )
 
 from bot.delivery import Pace
+from bot.guide import ITALIAN, MENU_LANGUAGES, MENU_SCOPES, menu
 from bot.handlers import buttons, commands, errors, events
 from bot.service import Tavolo
 from bot.timers import JobQueueScheduler, Scheduler, utc_now
 from bot.updates import PerChatUpdates
 from bot.work import POLL
-from engine.games import GAMES
 from storage import Store
 
 log = logging.getLogger(__name__)
 
 SHUTDOWN_GRACE = 5.0
 """Seconds the bot waits, when it stops, for the messages still in its outbox."""
-
-GROUP_COMMANDS = (
-    "newgame", "table", "score", "rules", "stop", "verify", "rankings", "help", "language",
-)  # fmt: skip
-PRIVATE_COMMANDS = (
-    "start",
-    "hand",
-    "abandon",
-    "stats",
-    "verify",
-    "deletemydata",
-    "help",
-    "language",
-)
-ITALIAN = {
-    "newgame": "nuova",
-    "table": "tavolo",
-    "score": "punti",
-    "rules": "regole",
-    "hand": "mano",
-    "abandon": "abbandona",
-    "help": "aiuto",
-    "language": "lingua",
-    "rankings": "classifica",
-    "verify": "verifica",
-}
-DESCRIPTIONS = {
-    "it": {
-        "newgame": f"Nuova partita ({' o '.join(GAMES)})",
-        "table": "Ripubblica il tavolo",
-        "score": "Punteggio",
-        "rules": "Opzioni della partita",
-        "stop": "Interrompi la partita",
-        "help": "Aiuto",
-        "language": "Cambia lingua",
-        "start": "Inizia",
-        "hand": "Rimanda le tue carte",
-        "abandon": "Abbandona una partita",
-        "rankings": "Classifica del gruppo",
-        "verify": "Verifica che le carte non siano truccate",
-        "stats": "Le tue statistiche",
-        "deletemydata": "Cancella i tuoi dati",
-    },
-    "en": {
-        "newgame": f"New match ({' or '.join(GAMES)})",
-        "table": "Post the table again",
-        "score": "Score",
-        "rules": "Match options",
-        "stop": "Stop the match",
-        "help": "Help",
-        "language": "Change language",
-        "start": "Start",
-        "hand": "Send your cards again",
-        "abandon": "Abandon a match",
-        "rankings": "The group's rankings",
-        "verify": "Check that the deals are fair",
-        "stats": "Your statistics",
-        "deletemydata": "Delete your data",
-    },
-}
 
 
 def build_application(
@@ -159,6 +100,13 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
     for name, callback in handlers.items():
         names = [name, ITALIAN[name]] if name in ITALIAN else [name]
         application.add_handler(CommandHandler(names, callback))
+    private_message = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
+    application.add_handler(
+        MessageHandler(filters.UpdateType.MESSAGE & filters.COMMAND, commands.unknown)
+    )
+    application.add_handler(
+        MessageHandler(private_message & filters.TEXT & ~filters.COMMAND, commands.words)
+    )
     application.add_handler(CallbackQueryHandler(buttons.on_button))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, events.migrated))
     application.add_handler(
@@ -171,19 +119,15 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
 
 
 async def _post_init(application: Application) -> None:  # type: ignore[type-arg]
-    """Register the command menus (Italian and English) and resume every unfinished match."""
+    """Register the command menus (private and group, in English and Italian) and resume
+    every unfinished match."""
     bot = application.bot
-    for lang in ("it", "en"):
-        code = None if lang == "it" else "en"
-        for scope, names in (
-            (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
-            (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
-        ):
-            menu = [
-                BotCommand(ITALIAN.get(n, n) if lang == "it" else n, DESCRIPTIONS[lang][n])
-                for n in names
-            ]
-            await bot.set_my_commands(menu, scope=scope, language_code=code)
+    scopes = {"private": BotCommandScopeAllPrivateChats(), "group": BotCommandScopeAllGroupChats()}
+    for scope, lang in itertools.product(MENU_SCOPES, MENU_LANGUAGES):
+        commands = [BotCommand(name, text) for name, text in menu(scope, lang)]
+        await bot.set_my_commands(
+            commands, scope=scopes[scope], language_code=MENU_LANGUAGES[lang] or None
+        )
     service = application.bot_data["tavolo"]
     assert isinstance(service, Tavolo)
     resumed = await service.resume_all()

@@ -40,6 +40,12 @@ class People:
             return self.user_lang(chat_id)
         return self.store.chat_settings(chat_id).language or "it"
 
+    def reply_lang(self, chat_id: int, user_id: int, code: str | None = None) -> str:
+        """The language to answer someone in: a group's own, or, in a group that never chose
+        one (no match was ever set up there), the asker's; in private the user's."""
+        chosen = self.store.chat_settings(chat_id).language if chat_id < 0 else None
+        return chosen or self.user_lang(user_id, code)
+
     def group_title(self, chat_id: int) -> str:
         """The group's title for labelling hands (remembered from updates), isolated."""
         if chat_id > 0:

@@ -3,10 +3,11 @@
 Each part has one job: :class:`~bot.matches.Matches` (engines and locks), :class:`~bot.people.
 People` (languages, titles, powers), :class:`~bot.shows.Shows` (what the players see),
 :class:`~bot.moves.Moves` (one path for every move), :class:`~bot.timers.TurnTimers`,
-:class:`~bot.computers.Computers`, :class:`~bot.lobby.Lobby`, :class:`~bot.hands.Hands` and
-:class:`~bot.questions.Questions`. Every message goes out through the outbox
-(:mod:`bot.delivery`), which keeps Telegram's limits; nothing here waits for it. Nothing lives
-only in memory: caches are rebuilt from the store after a restart.
+:class:`~bot.computers.Computers`, :class:`~bot.lobby.Lobby`, :class:`~bot.hands.Hands`,
+:class:`~bot.questions.Questions` and :class:`~bot.guide.Guide` (what newcomers read). Every
+message goes out through the outbox (:mod:`bot.delivery`), which keeps Telegram's limits;
+nothing here waits for it. Nothing lives only in memory: caches are rebuilt from the store after
+a restart.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bot import callbacks
 from bot.answer import Answer
 from bot.computers import Computers
 from bot.delivery import Outbox, Pace, Priority
+from bot.guide import Guide
 from bot.hands import Hands
 from bot.i18n import html_lines, isolated, t
 from bot.languages import Languages
@@ -77,6 +79,7 @@ class Tavolo:
         self.hands = Hands(self.matches, self.people, self.shows, self.moves)
         self.questions = Questions(self.matches, self.people, self.outbox, self.moves)
         self.languages = Languages(store, self.people, self.outbox)
+        self.guide = Guide(self.people, self.outbox)
         self.outbox.on_closed = self.chat_closed
 
     # --- what tests and handlers read --------------------------------------------------------

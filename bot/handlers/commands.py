@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 
 from bot.callbacks import MAX_ID
 from bot.handlers.common import display_name, is_admin, is_group, remember, reply, tavolo
-from bot.i18n import LANGUAGES, isolated, t
+from bot.i18n import LANGUAGES, t
 from bot.rankings import leaderboard_text, stats_text
 from engine.games import GAMES, by_word
 
@@ -24,7 +24,7 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     service = tavolo(context)
     if not is_group(chat):
         service.store.set_private_chat(user.id, True)
-    lang = service.group_lang(chat.id)
+    lang = service.people.reply_lang(chat.id, user.id, user.language_code)
     spec = by_word(context.args[0]) if context.args else next(iter(GAMES.values()))
     if spec is None:
         reply(update, context, t(lang, "cmd.bad_game"))
@@ -39,39 +39,66 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/start [j<match>]`` in private: the private chat is open; join a lobby by deep link."""
+    """``/start [j<match>]``: in private, what can be done here (or join a lobby by its deep
+    link); in a group, what the bot plays and how to begin."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     if message is None or chat is None or user is None:
         return
     remember(update, context)
     service = tavolo(context)
+    lang = service.people.reply_lang(chat.id, user.id, user.language_code)
     if is_group(chat):
-        reply(update, context, t(service.group_lang(chat.id), "cmd.help"))
+        service.guide.greet_group(chat.id, lang, message.message_id)
         return
     service.store.set_private_chat(user.id, True)
-    lang = service.user_lang(user.id, user.language_code)
     payload = (context.args or [""])[0]
     joining = re.fullmatch(r"j[0-9]{1,10}", payload) is not None and int(payload[1:]) <= MAX_ID
     joined = joining and await service.join_from_link(int(payload[1:]), user.id, display_name(user))
     if joined:
         reply(update, context, t(lang, joined))
         return
-    reply(update, context, t(lang, "cmd.start", name=isolated(display_name(user))))
+    service.guide.welcome(user.id, display_name(user), lang)
     service.resend_hands(user.id)
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/help`` (``/aiuto``): the commands."""
+    """``/help`` (``/aiuto``): how to play each game, and the main commands."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     if message is None or chat is None or user is None:
         return
     service = tavolo(context)
-    lang = (
-        service.group_lang(chat.id)
-        if is_group(chat)
-        else service.user_lang(user.id, user.language_code)
-    )
-    reply(update, context, t(lang, "cmd.help"))
+    lang = service.people.reply_lang(chat.id, user.id, user.language_code)
+    service.guide.help(chat.id, lang, message.message_id if is_group(chat) else None)
+
+
+async def words(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A message in words in private ("ciao, come si gioca?"): a short guide."""
+    user = update.effective_user
+    if user is None:
+        return
+    remember(update, context)
+    service = tavolo(context)
+    service.guide.words(user.id, service.user_lang(user.id, user.language_code))
+
+
+async def unknown(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A command the bot does not know: in private, a short guide; in a group, a hint only
+    when the command names this bot (``/x@bot``), since a bare ``/x`` may be another bot's."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None or message.text is None:
+        return
+    if is_group(chat) and not _names_this_bot(message.text, context.bot.username):
+        return
+    service = tavolo(context)
+    lang = service.people.reply_lang(chat.id, user.id, user.language_code)
+    service.guide.unknown(chat.id, lang, message.message_id if is_group(chat) else None)
+
+
+def _names_this_bot(text: str, username: str) -> bool:
+    """Whether a command (``/x@name …``) is addressed to the bot named ``username``."""
+    command = text.split(maxsplit=1)[0] if text.strip() else ""
+    _, at, name = command.partition("@")
+    return bool(at) and name.lower() == username.lower()
 
 
 async def table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -120,8 +147,8 @@ async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not is_group(chat):  # typed in a group, it proves nothing about the private chat
         service.store.set_private_chat(user.id, True)
     count = service.resend_hands(user.id)
-    if is_group(chat):  # the reply is read by the group
-        lang = service.group_lang(chat.id)
+    if is_group(chat):  # the reply is read by the group (one that never chose: the asker)
+        lang = service.people.reply_lang(chat.id, user.id, user.language_code)
     elif count:
         return  # in private the new hand is the answer, and stays the last message
     else:

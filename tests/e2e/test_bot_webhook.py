@@ -101,7 +101,7 @@ async def test_the_webhook_takes_updates_and_refuses_what_is_no_update(
         assert await post(port, command(1, private, "/aiuto")) == 200
         await server.wait_for(lambda: len(server.messages(ANNA, from_bot=True)) == said + 1)
         helped = server.messages(ANNA, from_bot=True)[-1]
-        assert (helped.text or "").startswith("Tavolo — Scala 40 e Scopone.")
+        assert (helped.text or "").startswith("Come si gioca\n\n🃏 Scala 40")
         # Forged with the secret: a /nuova from a group the bot is not in. Its lobby cannot be
         # shown there, and Telegram's refusal takes it away.
         elsewhere = {"id": ELSEWHERE, "type": "supergroup", "title": "Altrove"}

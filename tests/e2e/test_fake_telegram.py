@@ -21,7 +21,17 @@ from fake_telegram import (
     parse_html,
     validate_reply_markup,
 )
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import (
+    Bot,
+    BotCommand,
+    BotCommandScopeAllChatAdministrators,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeChat,
+    BotCommandScopeChatAdministrators,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Update,
+)
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Conflict, Forbidden, RetryAfter
 from telegram.ext import (
@@ -314,6 +324,51 @@ async def test_groups_privacy_migration_and_removal(fake_telegram: FakeTelegramS
         assert seen == ["bot kicked"]
         with pytest.raises(Forbidden, match="kicked from the supergroup chat"):
             await app.bot.send_message(super_id, "ciao")
+
+
+async def test_command_menus_follow_telegrams_scopes_and_languages(
+    fake_telegram: FakeTelegramServer,
+) -> None:
+    server = fake_telegram
+    alice = server.add_user(ALICE, "Alice", language_code="it")
+    bob = server.add_user(ALICE + 1, "Bob", language_code="en-GB")
+    for user in (alice, bob):
+        user.start_private()
+    server.add_group(GROUP, "Amici", members=[bob], admins=[alice])
+    async with Bot(server.token, base_url=server.base_url) as bot:
+        await bot.set_my_commands([("help", "Help")])
+        assert server.menu(ALICE, alice) == [{"command": "help", "description": "Help"}]
+        await bot.set_my_commands(
+            [("nuova", "Nuova")], scope=BotCommandScopeAllPrivateChats(), language_code="it"
+        )
+        await bot.set_my_commands([("newgame", "New")], scope=BotCommandScopeAllPrivateChats())
+        await bot.set_my_commands([("stop", "Stop")], scope=BotCommandScopeAllChatAdministrators())
+        assert [c["command"] for c in server.menu(ALICE, alice)] == ["nuova"]
+        assert [c["command"] for c in server.menu(bob.id, bob)] == ["newgame"]
+        assert [c["command"] for c in server.menu(GROUP, alice)] == ["stop"]  # an admin
+        assert [c["command"] for c in server.menu(GROUP, bob)] == ["help"]  # the default
+        assert await bot.get_my_commands(BotCommandScopeAllChatAdministrators()) == (
+            BotCommand("stop", "Stop"),
+        )
+        with pytest.raises(BadRequest, match="Invalid language code specified"):
+            await bot.set_my_commands([("a", "b")], language_code="ita")
+        with pytest.raises(BadRequest, match="Can't use specified scope in private chats"):
+            await bot.set_my_commands([("a", "b")], scope=BotCommandScopeChatAdministrators(ALICE))
+        with pytest.raises(BadRequest, match="Chat not found"):
+            await bot.set_my_commands([("a", "b")], scope=BotCommandScopeChat(-999))
+        await bot.set_my_commands([("a", "b")], scope=BotCommandScopeChat(ALICE))
+        assert [c["command"] for c in server.menu(ALICE, alice)] == ["a"]
+    url = f"{server.base_url}{server.token}/setMyCommands"
+    async with aiohttp.ClientSession() as session:
+        for scope, error in (
+            ({"type": "everyone"}, "Unsupported type specified"),
+            ({"type": "chat"}, 'Can\'t find field "chat_id"'),
+            ("default", "BotCommandScope must be an Object"),
+        ):
+            body = {"commands": [{"command": "a", "description": "b"}], "scope": scope}
+            async with session.post(url, json=body) as resp:
+                answer = await resp.json()
+            assert answer["description"] == f"Bad Request: can't parse BotCommandScope: {error}"
 
 
 async def test_fault_injection_commands_and_raw_http(

@@ -18,6 +18,15 @@ MAX_INLINE_BUTTONS = 100
 MAX_BUTTONS_PER_ROW = 8
 MAX_CALLBACK_ANSWER_LENGTH = 200
 MAX_COMMANDS = 100
+COMMAND_SCOPES: dict[str, tuple[str, ...]] = {
+    "default": (),
+    "all_private_chats": (),
+    "all_group_chats": (),
+    "all_chat_administrators": (),
+    "chat": ("chat_id",),
+    "chat_administrators": ("chat_id",),
+    "chat_member": ("chat_id", "user_id"),
+}  # BotCommandScope's types and their required fields
 MAX_CAPTION_LENGTH = 1024  # UTF-16 code units of a media caption
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # what a bot may upload
 QUERY_TIMEOUT = 15.0  # seconds within which a callback query must be answered

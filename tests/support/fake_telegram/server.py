@@ -19,6 +19,7 @@ from aiohttp import web
 
 from .constants import (
     CHAT_ACTIONS,
+    COMMAND_SCOPES,
     DEFAULT_BOT_NAME,
     DEFAULT_BOT_USERNAME,
     DEFAULT_TOKEN,
@@ -1208,7 +1209,7 @@ class FakeTelegramServer:
                 raise bad_request("BOT_COMMAND_INVALID")
             if not isinstance(description, str) or not 1 <= len(description) <= 256:
                 raise bad_request("BOT_COMMAND_DESCRIPTION_INVALID")
-        key = (_scope_key(params.get("scope")), str(params.get("language_code") or ""))
+        key = self._commands_key(params)
         if commands:
             self.commands[key] = commands
         else:
@@ -1216,12 +1217,68 @@ class FakeTelegramServer:
         return True
 
     def _get_my_commands(self, params: JSON) -> list[JSON]:
-        return self.my_commands(params.get("scope"), str(params.get("language_code") or ""))
+        return self.commands.get(self._commands_key(params), [])
 
     def _delete_my_commands(self, params: JSON) -> bool:
-        key = (_scope_key(params.get("scope")), str(params.get("language_code") or ""))
-        self.commands.pop(key, None)
+        self.commands.pop(self._commands_key(params), None)
         return True
+
+    def _commands_key(self, params: JSON) -> tuple[str, str]:
+        """Where a command list is kept: its scope, read and checked as Telegram's server does
+        (a chat scope names a chat the bot is in; a private chat takes only the ``chat`` scope),
+        and its language: a two-letter ISO 639-1 code, or empty for every other language."""
+        scope = params.get("scope")
+        if scope is not None:
+            self._check_scope(scope)
+        language = params.get("language_code") or ""
+        if not isinstance(language, str) or not re.fullmatch(r"([a-z]{2})?", language):
+            raise bad_request("invalid language code specified")
+        return _scope_key(scope), language
+
+    def _check_scope(self, scope: Any) -> None:
+        def unparsable(error: str) -> ApiError:
+            return bad_request(f"can't parse BotCommandScope: {error}")
+
+        if not isinstance(scope, dict):
+            raise unparsable("BotCommandScope must be an Object")
+        kind = scope.get("type")
+        if kind not in COMMAND_SCOPES:
+            raise unparsable("Unsupported type specified")
+        for field in COMMAND_SCOPES[kind]:
+            if field not in scope:
+                raise unparsable(f'Can\'t find field "{field}"')
+            if not isinstance(scope[field], int) or isinstance(scope[field], bool):
+                raise unparsable(f'Field "{field}" must be a valid Number')
+        if "chat_id" in scope:
+            chat = self._resolve_chat({"chat_id": scope["chat_id"]}, write=False)
+            if chat.type == "private" and kind != "chat":
+                raise bad_request("can't use specified scope in private chats")
+
+    def menu(self, chat_id: int, user: FakeUser | int) -> list[JSON]:
+        """The commands ``user`` sees in the bot's menu in chat ``chat_id``: the first list set
+        in the order Telegram documents (BotCommandScope, "Determining list of commands"), each
+        scope in the user's language first, then for every language."""
+        uid = _uid(user)
+        chat = self.chat(chat_id)
+        language = (self.users[uid].language_code or "")[:2].lower()
+        if chat.type == "private":
+            scopes: list[JSON] = [
+                {"type": "chat", "chat_id": chat_id},
+                {"type": "all_private_chats"},
+            ]
+        else:
+            admin = chat.member_status(uid) in ("creator", "administrator")
+            scopes = [{"type": "chat_member", "chat_id": chat_id, "user_id": uid}]
+            scopes += [{"type": "chat_administrators", "chat_id": chat_id}] if admin else []
+            scopes += [{"type": "chat", "chat_id": chat_id}]
+            scopes += [{"type": "all_chat_administrators"}] if admin else []
+            scopes += [{"type": "all_group_chats"}]
+        for scope in [*scopes, {"type": "default"}]:
+            for code in dict.fromkeys((language, "")):
+                commands = self.commands.get((_scope_key(scope), code))
+                if commands:
+                    return commands
+        return []
 
     def _set_chat_menu_button(self, params: JSON) -> bool:
         chat_id = params.get("chat_id")

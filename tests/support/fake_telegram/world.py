@@ -5,6 +5,7 @@ the bot's requests (:class:`ApiCall`) and pressed buttons (:class:`CallbackRecor
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -317,6 +318,29 @@ class FakeUser:
         msg = self._post(chat, None, service={"new_chat_members": [self.to_api()]})
         self.server.enqueue_chat_member(chat, self, "left", "member")
         return msg
+
+    def add_bot_by_link(self, url: str, chat_id: int) -> FakeMessage:
+        """Open a ``https://t.me/<bot>?startgroup=<payload>`` link and pick the group
+        ``chat_id``, as Telegram's app does: the bot joins the group unless it is there (the
+        updates of :meth:`FakeChat.add_bot`), then the app sends ``/start@<bot> <payload>``
+        as this user."""
+        server = self.server
+        found = re.fullmatch(
+            r"https://t\.me/([A-Za-z0-9_]{5,32})\?startgroup=([A-Za-z0-9_-]{0,64})", url
+        )
+        if found is None or found.group(1).lower() != server.bot_username.lower():
+            raise AssertionError(
+                f"{url!r} is not a link that adds @{server.bot_username} to a group"
+            )
+        chat = server.chat(chat_id)
+        if chat.type == "private":
+            raise AssertionError("a startgroup link picks a group")
+        self._check_member(chat)
+        if not chat.bot_present:
+            chat.add_bot(by=self)
+        payload = found.group(2)
+        command = f"/start@{server.bot_username}"
+        return self._post(chat, f"{command} {payload}" if payload else command)
 
     def block_bot(self) -> None:
         """Block the bot: a ``my_chat_member`` update (member -> kicked); later sends get 403."""

@@ -1,0 +1,89 @@
+"""What a newcomer reads: the welcome of ``/start``, how to play (``/help``), a short guide
+to whoever writes to the bot in words or with a command it does not know, and the command
+menus Telegram shows."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.delivery import Outbox
+from bot.i18n import isolated, t
+from bot.people import People
+
+GROUP_COMMANDS = (
+    "newgame", "table", "score", "rules", "stop", "verify", "rankings", "help", "language",
+)  # fmt: skip
+PRIVATE_COMMANDS = (
+    "newgame", "hand", "table", "score", "rules", "stop", "abandon", "verify", "stats",
+    "language", "help", "deletemydata",
+)  # fmt: skip
+"""What works in private: a match against the computer and the player's own affairs."""
+ITALIAN = {
+    "newgame": "nuova",
+    "table": "tavolo",
+    "score": "punti",
+    "rules": "regole",
+    "hand": "mano",
+    "abandon": "abbandona",
+    "help": "aiuto",
+    "language": "lingua",
+    "rankings": "classifica",
+    "verify": "verifica",
+}
+"""The Italian name of each command (both names work; Italian menus show the Italian one)."""
+
+MENU_SCOPES = {"private": PRIVATE_COMMANDS, "group": GROUP_COMMANDS}
+MENU_LANGUAGES = {"en": "", "it": "it"}
+"""Each language's ``language_code`` for its menus: English is the menu of every language but
+Italian, as the bot's texts are (:func:`bot.i18n.language_for`)."""
+
+
+def menu(scope: str, lang: str) -> list[tuple[str, str]]:
+    """The command menu of ``scope`` (``private`` or ``group``) in ``lang``: (command,
+    description) pairs, the command by its name in that language."""
+    key = "menu.newgame_private" if scope == "private" else "menu.newgame"
+    return [
+        (
+            ITALIAN.get(name, name) if lang == "it" else name,
+            t(lang, key if name == "newgame" else f"menu.{name}"),
+        )
+        for name in MENU_SCOPES[scope]
+    ]
+
+
+class Guide:
+    """The welcome, the help and the guide, each in the reader's language."""
+
+    def __init__(self, people: People, outbox: Outbox) -> None:
+        self.people = people
+        self.outbox = outbox
+
+    def welcome(self, user_id: int, name: str, lang: str) -> None:
+        """``/start`` in private: what can be done here (play the computer) and in a group,
+        with a button that adds the bot to a group."""
+        text = t(lang, "cmd.start", name=isolated(name))
+        self.outbox.send(user_id, text, self.add_to_group(lang))
+
+    def greet_group(self, chat_id: int, lang: str, reply_to: int | None) -> None:
+        """``/start`` in a group (the bot just added by its link, or asked): what it plays and
+        how to begin."""
+        self.outbox.send(chat_id, t(lang, "cmd.start_group"), reply_to=reply_to)
+
+    def help(self, chat_id: int, lang: str, reply_to: int | None) -> None:
+        """``/help``: how a turn goes in each game, and the main commands."""
+        self.outbox.send(chat_id, t(lang, "cmd.help"), reply_to=reply_to)
+
+    def words(self, user_id: int, lang: str) -> None:
+        """A message in words in private: the bot plays by commands and buttons; how to start."""
+        self.outbox.send(user_id, t(lang, "cmd.guide"), self.add_to_group(lang))
+
+    def unknown(self, chat_id: int, lang: str, reply_to: int | None) -> None:
+        """A command the bot does not know: where the known ones are (a group's is short)."""
+        key = "cmd.unknown_group" if chat_id < 0 else "cmd.unknown"
+        self.outbox.send(chat_id, t(lang, key), reply_to=reply_to)
+
+    def add_to_group(self, lang: str) -> InlineKeyboardMarkup:
+        """The button that opens Telegram's group picker and adds the bot to the chosen group
+        (``t.me/<bot>?startgroup=…``); the group then gets ``/start`` (:meth:`greet_group`)."""
+        url = f"https://t.me/{self.people.bot.username}?startgroup=tavolo"
+        return InlineKeyboardMarkup([[InlineKeyboardButton(t(lang, "btn.add_to_group"), url=url)]])
