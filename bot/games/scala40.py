@@ -733,8 +733,11 @@ async def _hint(p: HandPress, match: scala40.Match) -> Answer:
     if plays:
         return Answer(t(lang, "ans.hint_play", action=hint_text(lang, plays[0])))
     if not match.opened[p.seat]:
-        best = scala40.best_opening(match.view(p.seat).hand, match.options.opening_points)
-        return Answer(t(lang, "ans.hint_none", total=best.total))
+        needed = match.options.opening_points
+        best = scala40.best_opening(match.view(p.seat).hand, needed)
+        if not best.total:
+            return Answer(t(lang, "ans.hint_no_meld", needed=needed))
+        return Answer(t(lang, "ans.hint_none", count=best.total, needed=needed))
     return Answer(t(lang, "ans.hint_nothing"))
 
 

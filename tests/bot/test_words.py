@@ -161,7 +161,7 @@ class TestOptionValues:
         [
             ("ace_penalty", "single_ace_is_1", "1 se è l'unico", "1 if it is the only one"),
             ("format", "points", "a punti", "points"),
-            ("timeout_policy", "autoplay", "gioca il bot", "the bot plays"),
+            ("timeout_policy", "autoplay", "gioca il computer", "the computer plays"),
             ("deal", "scientifico", "scientifico: 10 carte", "scientifico: 10 cards"),
             ("turn_seconds", 120, "120 s", "120 s"),
             ("turn_seconds", 0, "senza limite", "no limit"),

@@ -100,7 +100,7 @@ async def test_group_commands_work_in_a_private_match(
         assert score.text.startswith("Score\n")
         rules, hand = await said_above_the_hand(server, service, anna, "/regole", record.id)
         assert "Points limit: 101" in rules.text.splitlines()
-        assert "On timeout: the bot plays" in rules.text.splitlines()
+        assert "On timeout: the computer plays" in rules.text.splitlines()
         table, hand = await said_above_the_hand(server, service, anna, "/tavolo", record.id)
         assert table.text.startswith("🃏 Scala 40 · hand 1")
         assert service.store.get_match(record.id).table_message_id == table.message_id

@@ -275,7 +275,7 @@ async def test_a_player_who_blocked_the_bot_is_reported(
         await settle(server, service)
         warning = server.last_message(GROUP, from_bot=True)
         assert warning is not None and warning.text.startswith(
-            "⚠️ Anna non riceve i miei messaggi: apri la chat con me da qui https://t.me/"
+            "⚠️ Anna, non riesco a scriverti in privato: apri la chat con me da qui https://t.me/"
         )
 
 

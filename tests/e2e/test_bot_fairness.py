@@ -65,7 +65,7 @@ async def test_commitment_at_the_start_seed_at_the_end(
         await settle(server, service)
         ranking = server.last_message(GROUP, from_bot=True)
         assert ranking is not None
-        assert ranking.text.splitlines()[-1] == f"🔓 Seme svelato: {seed} · /verifica"
+        assert ranking.text.splitlines()[-1] == f"🔓 Chiave del mazzo svelata: {seed} · /verifica"
 
         anna.send(GROUP, "/verifica")
         await settle(server, service)

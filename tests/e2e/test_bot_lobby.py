@@ -109,7 +109,7 @@ async def test_a_private_lobby_speaks_to_one_human(
         anna.start_private()
         await settle(server, service)
         lobby = await say(server, service, anna, ANNA, "/newgame scopone")
-        assert lobby.text.splitlines()[-1] == "Add computer players, then press «Start»."
+        assert lobby.text.splitlines()[-1] == "Add computer players, then tap “Start”."
         assert [text for row in lobby.keyboard for text in row] == [
             "🤖 + Easy", "🤖 + Expert", "⚙️ Options", "▶️ Start", "✖️ Cancel",
         ]  # fmt: skip

@@ -178,7 +178,7 @@ async def test_rigged_hand_through_the_buttons(
         targets = [label for label in keyboard_data(anna.hand()) if label.startswith("📎")]
         assert targets == ["📎 🃏 6♥ 7♥", "📎 10♠–K♠", "📎 3♣–9♣", "📎 4♠ 4♥ 4♦"]  # it fits
         answer = await anna.press("📎 10♠–K♠")
-        assert answer["text"] == "Di' che carta fa il jolly."
+        assert answer["text"] == "Scegli che carta fa il jolly."
         assert {"9♠", "A♠"} <= set(keyboard_data(anna.hand()))
         assert (await anna.press("A♠"))["text"] is None
         table = table_text(server, service, match_id)
@@ -267,6 +267,48 @@ async def test_attach_offers_the_melds_the_cards_fit(
         assert moves()[-1] == "attach 3 8H"
         await luca.select("2S")
         assert (await luca.press("📎 Attach"))["text"] == "These cards fit no meld on the table."
+
+
+NO_MELD = "2S 5S 9S KS 3H 6H 10H 4D 8D QD AC 7C JC"
+"""13 cards with no set and no run: nothing to lay."""
+HINTS = {
+    "it": (
+        "Non hai ancora nessun gioco da calare: per aprire servono 40 punti.",
+        "Non puoi ancora aprire: con i tuoi giochi arrivi a 37 punti, ne servono 40.",
+    ),
+    "en": (
+        "You have no meld to lay yet: opening takes 40 points.",
+        "You cannot open yet: your melds make 37 points, 40 needed.",
+    ),
+}
+
+
+@pytest.mark.parametrize("langs", [("it", "en"), ("en", "it")])
+async def test_the_hint_says_how_far_an_opening_is(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, langs: tuple[str, str]
+) -> None:
+    """💡 before opening: no meld at all, or the best opening short of 40 (not "at best 0")."""
+    server = fake_telegram
+    people = [(ANNA, "Anna", langs[0]), (LUCA, "Luca", langs[1])]
+    anna_user, luca_user = seat_people(server, GROUP, "Tavolo di prova", people)
+    match = position([RIGGED_HANDS[0], NO_MELD], discard="KD", stock_top="2H KH", to_play=1)
+    match_id = store_started_match(
+        tmp_path / "h.db", GROUP, "Tavolo", people, "scala40", match.to_json(),
+        Options().to_dict(),
+    )  # fmt: skip
+    async with running_bot(server, tmp_path / "h.db") as service:
+        await settle(server, service)
+        anna = Player(server, service, anna_user, match_id, langs[0])
+        luca = Player(server, service, luca_user, match_id, langs[1])
+        words = {"it": ("🂠 Pesca", "💡 Aiuto", "Scarta"), "en": ("🂠 Draw", "💡 Hint", "Discard")}
+        draw, hint, discard = words[langs[1]]
+        await luca.press(draw)
+        assert (await luca.press(hint))["text"] == HINTS[langs[1]][0]
+        await luca.select("2H")
+        await luca.press(f"🗑 {discard} 2♥")
+        draw, hint, _ = words[langs[0]]
+        await anna.press(draw)
+        assert (await anna.press(hint))["text"] == HINTS[langs[0]][1]
 
 
 async def test_staging_while_waiting(fake_telegram: FakeTelegramServer, tmp_path: Path) -> None:

@@ -162,7 +162,7 @@ async def test_forfeit_policy(fake_telegram: FakeTelegramServer, tmp_path: Path)
         assert ranking is not None and ranking.text.startswith("🏆 Partita finita! Vince Anna.")
         notice = server.last_message(LUCA, from_bot=True)
         assert notice is not None
-        assert notice.text == "⏰ Time ran out in Circolo: you abandoned the match."
+        assert notice.text == "⏰ Time ran out in Circolo: you are out of the match."
 
 
 async def test_no_timer_when_turn_seconds_is_zero(

@@ -39,7 +39,7 @@ async def test_an_english_lobby_names_computers_and_options_in_english(
         _, panel = await tap(server, service, anna, lobby, "⚙️ Options")
         buttons = [text for row in panel.keyboard for text in row]
         assert "Ace in hand: 1 if it is the only one" in buttons
-        assert "Format: points" in buttons and "On timeout: the bot plays" in buttons
+        assert "Format: points" in buttons and "On timeout: the computer plays" in buttons
         assert "Seconds per turn: 120 s" in buttons and "Match minutes: no limit" in buttons
         assert not any("_" in text for text in buttons)  # no internal value shows
 
@@ -77,7 +77,7 @@ async def test_the_end_of_a_match_reads_as_a_sentence_and_explains_mp_and_vp(
     async with running_bot(server, tmp_path / "w.db") as service:
         await settle(server, service)
         question = await say(server, service, luca, LUCA, "/abandon")
-        assert question.text == "Abandon the match in Circolo? You lose it."
+        assert question.text == "Abandon the match in Circolo? You will lose it."
         await tap(server, service, luca, question, "✅ Yes")
         ranking = server.last_message(GROUP, from_bot=True)
         assert ranking is not None
