@@ -4,9 +4,10 @@ menus Telegram shows."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.delivery import Outbox
 from bot.i18n import isolated, t
 from bot.people import People
 
@@ -51,36 +52,41 @@ def menu(scope: str, lang: str) -> list[tuple[str, str]]:
     ]
 
 
+Reply = Callable[[int, str, int | None, InlineKeyboardMarkup | None], None]
+"""How a reply goes out: chat, text, the message it answers, buttons (:meth:`bot.service.Tavolo.
+reply`, which keeps a private match's hand the chat's last message)."""
+
+
 class Guide:
     """The welcome, the help and the guide, each in the reader's language."""
 
-    def __init__(self, people: People, outbox: Outbox) -> None:
+    def __init__(self, people: People, reply: Reply) -> None:
         self.people = people
-        self.outbox = outbox
+        self.reply = reply
 
     def welcome(self, user_id: int, name: str, lang: str) -> None:
         """``/start`` in private: what can be done here (play the computer) and in a group,
         with a button that adds the bot to a group."""
         text = t(lang, "cmd.start", name=isolated(name))
-        self.outbox.send(user_id, text, self.add_to_group(lang))
+        self.reply(user_id, text, None, self.add_to_group(lang))
 
     def greet_group(self, chat_id: int, lang: str, reply_to: int | None) -> None:
         """``/start`` in a group (the bot just added by its link, or asked): what it plays and
         how to begin."""
-        self.outbox.send(chat_id, t(lang, "cmd.start_group"), reply_to=reply_to)
+        self.reply(chat_id, t(lang, "cmd.start_group"), reply_to, None)
 
     def help(self, chat_id: int, lang: str, reply_to: int | None) -> None:
         """``/help``: how a turn goes in each game, and the main commands."""
-        self.outbox.send(chat_id, t(lang, "cmd.help"), reply_to=reply_to)
+        self.reply(chat_id, t(lang, "cmd.help"), reply_to, None)
 
     def words(self, user_id: int, lang: str) -> None:
         """A message in words in private: the bot plays by commands and buttons; how to start."""
-        self.outbox.send(user_id, t(lang, "cmd.guide"), self.add_to_group(lang))
+        self.reply(user_id, t(lang, "cmd.guide"), None, self.add_to_group(lang))
 
     def unknown(self, chat_id: int, lang: str, reply_to: int | None) -> None:
         """A command the bot does not know: where the known ones are (a group's is short)."""
         key = "cmd.unknown_group" if chat_id < 0 else "cmd.unknown"
-        self.outbox.send(chat_id, t(lang, key), reply_to=reply_to)
+        self.reply(chat_id, t(lang, key), reply_to, None)
 
     def add_to_group(self, lang: str) -> InlineKeyboardMarkup:
         """The button that opens Telegram's group picker and adds the bot to the chosen group

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
-from telegram import Bot
+from telegram import Bot, InlineKeyboardMarkup
 
 from bot import callbacks
 from bot.answer import Answer
@@ -79,7 +79,7 @@ class Tavolo:
         self.hands = Hands(self.matches, self.people, self.shows, self.moves)
         self.questions = Questions(self.matches, self.people, self.outbox, self.moves)
         self.languages = Languages(store, self.people, self.outbox)
-        self.guide = Guide(self.people, self.outbox)
+        self.guide = Guide(self.people, self.reply)
         self.outbox.on_closed = self.chat_closed
 
     # --- what tests and handlers read --------------------------------------------------------
@@ -178,7 +178,13 @@ class Tavolo:
 
     # --- commands ------------------------------------------------------------------------------
 
-    def reply(self, chat_id: int, text: str, reply_to: int | None = None) -> None:
+    def reply(
+        self,
+        chat_id: int,
+        text: str,
+        reply_to: int | None = None,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> None:
         """A command's reply (merged with an identical one, dropped if the chat has no budget
         for it soon: :attr:`bot.delivery.Priority.REPLY`). In a private chat where a match is
         played, the player's hand goes below the reply again: it stays the last message."""
@@ -186,7 +192,7 @@ class Tavolo:
         done = None
         if record is not None and record.status == "playing":
             done = functools.partial(self._hand_below, record.id, chat_id)
-        self.outbox.send(chat_id, text, reply_to=reply_to, done=done)
+        self.outbox.send(chat_id, text, markup, reply_to=reply_to, done=done)
 
     def _hand_below(self, match_id: int, user_id: int, message_id: int | None) -> None:
         """A reply went out in the private chat of a match: the hand goes below it."""

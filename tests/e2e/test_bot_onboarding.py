@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot_harness import running_bot, say, seat_people, settle
+import pytest
+from bot_harness import running_bot, say, seat_people, settle, tap
 from fake_telegram import FakeTelegramServer
 
 GROUP = -100990
@@ -271,6 +272,29 @@ async def test_words_and_unknown_commands_get_a_short_guide_in_private(
         assert said.inline_keyboard[0][0]["text"] == ADD["en"]
         assert (await say(server, service, anna, ANNA, "/gioca")).text == UNKNOWN["it"]
         assert (await say(server, service, carla, CARLA, "/play")).text == UNKNOWN["en"]
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+async def test_the_guide_keeps_a_private_matchs_hand_the_last_message(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, lang: str
+) -> None:
+    server = fake_telegram
+    people(server)
+    user = server.user(ANNA if lang == "it" else CARLA)
+    words = {"it": ("/nuova", "🤖 + Facile", "/aiuto"), "en": ("/newgame", "🤖 + Easy", "/help")}
+    new, computer, help_ = words[lang]
+    async with running_bot(server, tmp_path / "o.db") as service:
+        lobby = await say(server, service, user, user.id, new)
+        _, lobby = await tap(server, service, user, lobby, computer)
+        await tap(server, service, user, lobby, "▶️")
+        record = service.store.active_match_in_chat(user.id)
+        assert record is not None and record.status == "playing"
+        for text, expected in (("ciao!", GUIDE[lang]), (help_, HELP[lang]), ("/x", UNKNOWN[lang])):
+            user.send(user.id, text)
+            await settle(server, service)
+            answer, hand = server.messages(user.id, from_bot=True)[-2:]
+            assert answer.text == expected
+            assert hand.message_id == service.store.get_match(record.id).seats[0].hand_message_id
 
 
 async def test_a_group_is_answered_only_when_it_names_the_bot(
