@@ -7,9 +7,13 @@ measurements:
   a person's pace (once their hand says it is their turn, 1 to 2 s after it shows their
   previous press: draw, pick a card, discard), while one more group spams ``/punti`` and
   ``/tavolo`` (``--spam`` a second).
+  Meanwhile a host sets up a lobby in a group of its own (``⚙️``, an option's next value twice,
+  ``⬅️``, 1.5 to 3 s after each change shows, then 8 to 12 s for the others to read), and in
+  ``--asking`` of the playing groups a player asks ``/punti`` every 8 to 12 s.
   Printed: requests refused by the flood limits (429), press -> answer (as the fake times it)
-  in the playing matches, presses answered late, move -> table edit, Bot API requests per move,
-  and what the spam cost its group.
+  in the playing matches, presses answered late, move -> table edit, lobby tap -> the lobby
+  showing it, command -> its reply in a group with a running match, Bot API requests per move
+  (in the groups without commands), and what the spam cost its group.
 - **taps**: a player taps 6 cards in 2 s, then ``➕`` (``--taps`` times): ``➕`` -> the final
   keyboard, and how many edits of the hand each burst cost.
 """
@@ -49,6 +53,7 @@ SPAM_GROUP, SPAMMER = -1_900_000, 2_900_000
 TAP_GROUP, TAPPER, TAP_PARTNER = -1_800_000, 2_800_000, 2_800_001
 TAP_HANDS = ("3C 4C 5C 6C 7C 8C 2S 9D KH QS 5H 2D 5D", "10S JS QS KS JK 6H 7H 8C 2H 3S QD QC 9H")
 TAP_RUN = ("3C", "4C", "5C", "6C", "7C", "8C")
+LOBBY_GROUP, HOST = -1_700_000, 2_700_000
 TURN_MARK = "👉"
 """What a hand shows on its player's turn."""
 MESSAGE_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage")
@@ -59,9 +64,10 @@ def _percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def _ms(samples: list[float]) -> str:
+def _ms(samples: list[float], p90: bool = False) -> str:
+    middle = f"p90 {_percentile(samples, 0.9) * 1000:.0f} ms, " if p90 else ""
     return (
-        f"p50 {_percentile(samples, 0.5) * 1000:.0f} ms, "
+        f"p50 {_percentile(samples, 0.5) * 1000:.0f} ms, {middle}"
         f"p99 {_percentile(samples, 0.99) * 1000:.0f} ms, "
         f"max {max(samples, default=float('nan')) * 1000:.0f} ms"
     )
@@ -102,6 +108,8 @@ class Load:
         self.table_lag: list[float] = []
         self.tables_unseen = 0
         self.moves = 0
+        self.moves_in: collections.Counter[int] = collections.Counter()
+        """Moves per group."""
         self._watchers: set[asyncio.Task[None]] = set()
         self.matches = Matches(store)  # the engines, read once per version
 
@@ -122,10 +130,13 @@ class Load:
                 with contextlib.suppress(AssertionError):
                     await self.server.wait_for(functools.partial(_my_turn, message), timeout=30)
                 continue
-            await self._step(match_id, group, user, message)
+            if await self._step(match_id, group, user, message):
+                self.moves_in[group] += 1
             await asyncio.sleep(self.rng.uniform(1.0, 2.0))
 
-    async def _step(self, match_id: int, group: int, user: int, message: FakeMessage) -> None:
+    async def _step(self, match_id: int, group: int, user: int, message: FakeMessage) -> bool:
+        """One press of the player to move; whether it made a move."""
+        moves = self.moves
         buttons = _buttons(message)
         draw = next((d for t, d in buttons.items() if t.startswith("🂠")), None)
         discard = next((t for t in buttons if t.startswith("🗑")), None)
@@ -144,7 +155,8 @@ class Load:
             await self._press(user, message, selected[0])
         else:
             cards = [d for t, d in buttons.items() if ":t:" in d and not t.startswith("⤴")]
-            await self._press(user, message, self.rng.choice(cards))
+            await self._press(user, message, self.rng.choice(cards), move=False)
+        return self.moves > moves
 
     async def _press(
         self, user: int, message: FakeMessage, data: str, move: int | None = None
@@ -190,6 +202,69 @@ class Load:
         """Wait for the table watchers still running."""
         if self._watchers:
             await asyncio.gather(*self._watchers)
+
+
+def _changes(message: FakeMessage) -> Callable[[], bool]:
+    """Whether the message changed since now."""
+    before = (message.text, message.reply_markup)
+    return lambda: (message.text, message.reply_markup) != before
+
+
+def _answered(server: FakeTelegramServer, asked: FakeMessage) -> bool:
+    """Whether the bot answered a command: a reply to it, or one pointing up at an earlier
+    reply (the only replies in the group are to commands, asked 8 s apart at least)."""
+    return any(
+        m.message_id > asked.message_id
+        and m.reply_to is not None
+        and (m.reply_to.message_id == asked.message_id or m.reply_to.from_bot)
+        for m in server.messages(asked.chat_id, from_bot=True)
+    )
+
+
+async def lobby(server: FakeTelegramServer, deadline: float) -> list[float]:
+    """A host sets up a lobby at a person's pace; tap -> the lobby showing the change."""
+    latencies: list[float] = []
+    rng = random.Random(7)
+    host = server.user(HOST)
+    host.send(LOBBY_GROUP, "/nuova")
+    await server.wait_for(lambda: server.last_message(LOBBY_GROUP, from_bot=True), timeout=60)
+    message = server.last_message(LOBBY_GROUP, from_bot=True)
+    assert message is not None
+    while time.perf_counter() < deadline:
+        for label in ("⚙️", "1", "1", "⬅️"):
+            buttons = list(_buttons(message).items())
+            if label == "1":  # the first option's next value
+                data = buttons[0][1]
+            else:
+                data = next(d for t, d in buttons if t.startswith(label))
+            changed, pressed = _changes(message), time.perf_counter()
+            host.press(LOBBY_GROUP, message.message_id, data)
+            with contextlib.suppress(AssertionError):
+                await server.wait_for(changed, timeout=60)
+                latencies.append(time.perf_counter() - pressed)
+            await asyncio.sleep(rng.uniform(1.5, 3.0))
+        await asyncio.sleep(rng.uniform(8.0, 12.0))
+    return latencies
+
+
+async def ask(server: FakeTelegramServer, group: int, user: int, deadline: float) -> list[float]:
+    """A player asks ``/punti`` every 8 to 12 s; command -> the bot's reply (None: none in
+    30 s, counted as 30 s)."""
+    latencies: list[float] = []
+    rng = random.Random(group)
+    await asyncio.sleep(rng.uniform(0, 8))
+    while time.perf_counter() < deadline:
+        asked = server.user(user).send(group, "/punti")
+        since = time.perf_counter()
+
+        try:
+            await server.wait_for(functools.partial(_answered, server, asked), timeout=30)
+        except AssertionError:
+            latencies.append(30.0)
+        else:
+            latencies.append(time.perf_counter() - since)
+        await asyncio.sleep(rng.uniform(8.0, 12.0))
+    return latencies
 
 
 async def spam(server: FakeTelegramServer, per_second: float, deadline: float) -> int:
@@ -244,7 +319,9 @@ async def taps(server: FakeTelegramServer, service: Tavolo, match_id: int, trial
     )
 
 
-async def run(matches: int, seconds: float, spam_rate: float, trials: int, seed: int) -> None:
+async def run(
+    matches: int, seconds: float, spam_rate: float, trials: int, seed: int, asking: int
+) -> None:
     """Start the bot on a fresh database against the fake server and measure."""
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     with tempfile.TemporaryDirectory() as folder:
@@ -253,7 +330,7 @@ async def run(matches: int, seconds: float, spam_rate: float, trials: int, seed:
         await server.start()
         store = Store.open(f"sqlite:///{database}")
         seeded = _seed(server, store, matches)
-        spam_match = _store_match(
+        _store_match(
             store, SPAM_GROUP, [SPAMMER, SPAMMER + 1], new_match(2, seed=99).to_json(), "Spam"
         )
         tap_state = position(list(TAP_HANDS), discard="KD", stock_top="AC AD", to_play=1)
@@ -263,6 +340,7 @@ async def run(matches: int, seconds: float, spam_rate: float, trials: int, seed:
         for group, users in (
             (SPAM_GROUP, [SPAMMER, SPAMMER + 1]),
             (TAP_GROUP, [TAPPER, TAP_PARTNER]),
+            (LOBBY_GROUP, [HOST]),
         ):
             _people(server, group, users)
         server.pop_updates()
@@ -276,12 +354,25 @@ async def run(matches: int, seconds: float, spam_rate: float, trials: int, seed:
                 load = Load(server, store, seed)
                 deadline = time.perf_counter() + seconds
                 spammer = asyncio.create_task(spam(server, spam_rate, deadline))
+                host = asyncio.create_task(lobby(server, deadline))
+                askers = [
+                    asyncio.create_task(ask(server, g, USER_BASE + 2 * n, deadline))
+                    for n, (_, g) in enumerate(seeded[:asking])
+                ]
                 await asyncio.gather(*(load.play(m, g, deadline) for m, g in seeded))
                 commands = await spammer
+                taps_shown = await host
+                replies = [x for asker in askers for x in await asker]
                 await load.finish()
                 await service.drain()
                 calls = [c for c in server.calls if c.seq > mark]
-                _report(server, load, calls, matches, seconds, commands, spam_match)
+                quiet = {g for _, g in seeded[asking:]}
+                _report(server, load, calls, matches, seconds, commands, quiet)
+                print(f"lobby tap -> the lobby shows it: {_ms(taps_shown, p90=True)}")
+                print(
+                    f"/punti -> its reply, in {asking} groups with a running match: "
+                    f"{_ms(replies, p90=True)} ({len(replies)} commands)"
+                )
                 await taps(server, service, tap_match, trials)
                 await service.drain()
         finally:
@@ -321,14 +412,20 @@ def _report(
     matches: int,
     seconds: float,
     commands: int,
-    spam_match: int,
+    quiet: set[int],
 ) -> None:
     latencies = [r.latency for r in load.presses if r.latency is not None]
     late = (
         len(load.presses) - len(latencies) + len(server.calls_of("answerCallbackQuery", ok=False))
     )
-    playing = [c for c in calls if c.params.get("chat_id") != SPAM_GROUP]
+    users = {
+        u
+        for g in quiet
+        for u in (USER_BASE + 2 * (GROUP_BASE - g), USER_BASE + 2 * (GROUP_BASE - g) + 1)
+    }
+    playing = [c for c in calls if int(c.params.get("chat_id", 0)) in quiet | users]
     messages = [c for c in playing if c.method in MESSAGE_METHODS]
+    moves = sum(load.moves_in[g] for g in quiet)
     spammed = [
         c for c in calls if c.params.get("chat_id") == SPAM_GROUP and c.method in MESSAGE_METHODS
     ]
@@ -346,14 +443,14 @@ def _report(
         f"move -> table edit {_ms(load.table_lag)} ({len(load.table_lag)} discards; "
         f"not shown within 60 s: {load.tables_unseen})"
     )
-    if load.moves:
+    if moves:
         print(
-            f"Bot API message requests (send, edit, delete) per move: "
-            f"{len(messages) / load.moves:.2f}; per press: {len(messages) / len(load.presses):.2f}"
+            f"Bot API message requests (send, edit, delete) per move, in the {len(quiet)} "
+            f"groups without commands: {len(messages) / moves:.2f}"
         )
         kinds = collections.Counter(_kind(c) for c in messages)
         print("  of which per move: " + ", ".join(
-            f"{kind} {count / load.moves:.2f}" for kind, count in sorted(kinds.items())
+            f"{kind} {count / moves:.2f}" for kind, count in sorted(kinds.items())
         ))  # fmt: skip
     print(f"the spam group: {commands} commands cost {len(spammed)} messages")
 
@@ -366,6 +463,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--spam", type=float, default=2.0, help="spam commands a second")
     parser.add_argument("--taps", type=int, default=10, help="tap bursts to time")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--asking", type=int, default=5, help="playing groups where a player asks /punti"
+    )
     parser.add_argument(
         "--instances",
         type=int,
@@ -385,5 +485,5 @@ def main(argv: list[str]) -> int:
 
         asyncio.run(compare(args.instances, args.url, args.matches, args.seconds, args.seed))
         return 0
-    asyncio.run(run(args.matches, args.seconds, args.spam, args.taps, args.seed))
+    asyncio.run(run(args.matches, args.seconds, args.spam, args.taps, args.seed, args.asking))
     return 0

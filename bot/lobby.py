@@ -1,7 +1,7 @@
 """The lobby: seats, computer seats, options, pairs, start and cancel.
 
-Every press is checked in the lobby's own chat and against its stored version; the lobby
-message shows the latest state (:class:`bot.shows.Shows`).
+Every press is checked in the lobby's own chat, and (but for the :data:`HARMLESS` ones) against
+its stored version; the lobby message shows the latest state (:class:`bot.shows.Shows`).
 """
 
 from __future__ import annotations
@@ -31,6 +31,13 @@ class LobbyPress(NamedTuple):
     name: str
     lang: str
 
+
+HARMLESS = frozenset(
+    {LobbyOp.JOIN, LobbyOp.LEAVE, LobbyOp.OPTIONS, LobbyOp.OPTIONS_BACK, LobbyOp.OPTION_VALUE}
+)
+"""Lobby presses applied also from a keyboard a change ago (the message not edited yet): what
+they do is counted from the stored lobby (an option's next value from its stored value). The
+others (start, seats, computers, cancel) need the lobby the player saw."""
 
 Started = Callable[[MatchRecord, GameMatch], None]
 """Told of a match that just started: its record and its engine."""
@@ -75,8 +82,7 @@ class Lobby:
             record = self.matches.record_or_none(data.match_id)
             if record is None or record.status != "lobby" or record.chat_id != chat_id:
                 return Answer(t(lang, "ans.stale"))
-            late = data.op not in (LobbyOp.JOIN, LobbyOp.LEAVE)
-            if data.version != record.version and late:
+            if data.version != record.version and data.op not in HARMLESS:
                 return Answer(t(lang, "ans.stale"))
             handler = self._handlers().get(data.op)
             if handler is None:

@@ -81,6 +81,7 @@ class Tavolo:
         self.languages = Languages(store, self.people, self.outbox)
         self.guide = Guide(self.people, self.reply)
         self.outbox.on_closed = self.chat_closed
+        self.outbox.pointer = lambda chat_id: t(self.group_lang(chat_id), "cmd.see_above")
 
     # --- what tests and handlers read --------------------------------------------------------
 
@@ -185,8 +186,9 @@ class Tavolo:
         reply_to: int | None = None,
         markup: InlineKeyboardMarkup | None = None,
     ) -> None:
-        """A command's reply (merged with an identical one, dropped if the chat has no budget
-        for it soon: :attr:`bot.delivery.Priority.REPLY`). In a private chat where a match is
+        """A command's reply, before the table (merged with an identical one waiting, pointing
+        up at one sent lately, dropped if the chat has no budget for it soon:
+        :attr:`bot.delivery.Priority.REPLY`). In a private chat where a match is
         played, the player's hand goes below the reply again: it stays the last message."""
         record = self.store.active_match_in_chat(chat_id) if chat_id > 0 else None
         done = None

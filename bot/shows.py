@@ -85,7 +85,8 @@ class Shows:
     def table(
         self, match_id: int, quiet: bool = False, fresh: bool = False, follow: bool = True
     ) -> None:
-        """Show the match's latest state in its table message (the lobby before the start).
+        """Show the match's latest state in its table message (the lobby before the start, as
+        soon as the chat's budget allows: it shows what someone just tapped).
 
         The edit waits ``table_delay`` seconds so that moves made meanwhile join it; a ``quiet``
         move (a draw) waits three times as long, so it often shows together with the discard
@@ -107,7 +108,7 @@ class Shows:
             ("table", match_id),
             lambda: self.table_render(match_id),
             lambda message_id, shown: self._table_shown(match_id, chat_id, message_id, shown),
-            Priority.TABLE,
+            Priority.REPLY if record.status == "lobby" else Priority.TABLE,
             fresh=fresh,
             retire=fresh and posted is not None,
             delay=self.table_delay * (3 if quiet else 1),

@@ -14,11 +14,14 @@ limits itself, here:
 - coalescing: a message that is shown live (a table, a hand, a lobby, a turn bell) has one entry
   per key, rendered when its turn comes, so a burst of changes becomes one edit of the final
   state, and an edit identical to what the message shows costs nothing;
-- priorities (:class:`Priority`): what a player waits for before the table, the table before
-  summaries and command replies; waiting raises an entry's rank (``Pace.aging``), so nothing
-  starves, and replies and clean-ups leave a token in the bucket for the more urgent;
-- command replies are absorbed: identical ones merge, one sent recently is not repeated, and a
-  reply that cannot go out within ``Pace.reply_ttl`` is dropped, never queued for minutes;
+- priorities (:class:`Priority`): what a player waits for first (the hand, then what someone
+  in the chat just asked for: a command's reply, the lobby's change), then the table (it
+  coalesces, so it can wait), then summaries; waiting raises an entry's rank (``Pace.aging``),
+  so nothing starves, and the table, notices and clean-ups leave a token in the bucket
+  (:data:`RESERVE`): a tap or a command finds one even while a match spends the chat's budget;
+- command replies are absorbed: identical ones merge, one sent recently is answered by a short
+  pointer up at it (:attr:`Outbox.pointer`), and a reply that cannot go out within
+  ``Pace.reply_ttl`` is dropped, never queued for minutes;
 - a group closed to the bot (Telegram answers 403, the bot was removed, or 400 "chat not found")
   gets nothing more: what waits for it is dropped, what comes for it too, for
   :data:`CLOSED_FOR` seconds or until the bot is back there (:meth:`Outbox.reopen_chat`), and
@@ -83,18 +86,20 @@ class Priority(IntEnum):
 
     HAND = 0
     """The player's hand, the turn bell, reminders: what a player is waiting for."""
-    TABLE = 1
-    """The group's live table (and the lobby before it)."""
-    NOTICE = 2
+    REPLY = 1
+    """What someone in the chat just asked for: command replies (identical ones merge; dropped
+    when they cannot go out in time) and the lobby's changes."""
+    TABLE = 2
+    """The group's live table: it coalesces, so it waits for what a person asked for."""
+    NOTICE = 3
     """Hand results, the final ranking, notices to the group: never dropped."""
-    REPLY = 3
-    """Command replies: identical ones merge; dropped when they cannot go out in time."""
     CLEANUP = 4
-    """Deleting messages that something newer replaced."""
+    """Deleting messages that something newer replaced, pointers up at an earlier reply."""
 
 
-RESERVE = {Priority.REPLY: 1, Priority.CLEANUP: 1}
-"""Tokens of a chat's bucket that replies and clean-ups leave for the more urgent."""
+RESERVE = {Priority.TABLE: 1, Priority.NOTICE: 1, Priority.CLEANUP: 1}
+"""Tokens of a chat's bucket that the table, notices and clean-ups leave for the more urgent
+(the same budget, spent in another order)."""
 
 
 def digest(text: str, markup: InlineKeyboardMarkup | None) -> str:
@@ -211,7 +216,8 @@ class ChatQueue:
     paused_until: float = 0.0
     changes: Changes = field(default_factory=Changes)
     task: asyncio.Task[None] | None = None
-    replied: dict[str, float] = field(default_factory=dict)
+    replied: dict[str, tuple[float, int]] = field(default_factory=dict)
+    """Replies sent lately: their digest, when, and their message."""
     shown_at: dict[Hashable, float] = field(default_factory=dict)
     deleting: set[int] = field(default_factory=set)
     closing: bool = False
@@ -268,6 +274,9 @@ class Outbox:
         """Groups closed to the bot, and until when nothing goes there."""
         self.on_closed: Callable[[int], Awaitable[None]] | None = None
         """Told of a group Telegram said is closed to the bot (in that chat's worker)."""
+        self.pointer: Callable[[int], str] | None = None
+        """The text that answers, in a chat, a reply identical to one sent there lately (it
+        points up at it); None: such a reply is not sent again."""
         self._seq = itertools.count()
 
     # --- what callers ask for ----------------------------------------------------------------
@@ -330,31 +339,42 @@ class Outbox:
         document: tuple[str, bytes] | None = None,
     ) -> None:
         """Send a new message (a ``document``: a file, ``text`` its caption). A reply
-        (:attr:`Priority.REPLY`) identical to one waiting (or, in a group, sent within
-        ``reply_ttl``) is not sent again, and one that cannot go out within ``reply_ttl`` is
-        dropped."""
+        (:attr:`Priority.REPLY`) identical to one waiting merges into it; one identical to a
+        reply sent in the group within ``reply_ttl`` gets a short pointer up at it instead
+        (:meth:`_point_up`); one that cannot go out within ``reply_ttl`` is dropped."""
         parts = [clip(text, MAX_CAPTION)] if document is not None else split(text)
         if not parts:
             return
+        queue, expires = self._queue(chat_id), None
         if len(parts) > 1:  # too long for one message: whole lines in several, all sent
-            priority = min(priority, Priority.NOTICE)
             for part in parts[:-1]:
-                self.send(chat_id, part, None, priority, reply_to=reply_to)
+                self._add(queue, None, Send(part, None, reply_to), priority)
             text, reply_to = parts[-1], None
-        queue = self._queue(chat_id)
-        expires = None
-        if priority == Priority.REPLY:
+        elif priority == Priority.REPLY:
             content = digest(text, markup)
             sent = queue.replied.get(content)
-            recent = sent is not None and self.clock() - sent < self.pace.reply_ttl
-            if content in queue.entries or (chat_id < 0 and recent):
+            if content in queue.entries:
                 self.dropped += 1
+                return
+            if chat_id < 0 and sent is not None and self.clock() - sent[0] < self.pace.reply_ttl:
+                self._point_up(queue, content, sent[1])
                 return
             key, expires = content, self.clock() + self.pace.reply_ttl
         elif key is not None and key in queue.entries:
             return
         work = Send(text, markup, reply_to, done, document)
         self._add(queue, key, work, priority, expires=expires)
+
+    def _point_up(self, queue: ChatQueue, content: str, message_id: int) -> None:
+        """Answer a reply sent lately again with a short pointer up at it (waiting pointers
+        merge: a flood of the same command costs what the chat can spare, after the table)."""
+        key = ("again", content)
+        if self.pointer is None or key in queue.entries:
+            self.dropped += 1
+            return
+        work = Send(self.pointer(queue.chat_id), None, message_id)
+        expires = self.clock() + self.pace.reply_ttl
+        self._add(queue, key, work, Priority.CLEANUP, expires=expires)
 
     def delete(
         self,
@@ -543,11 +563,7 @@ class Outbox:
             if not due:
                 await queue.changes.wait(min(e.due for e in queue.entries.values()) - now)
                 continue
-            entry = min(due, key=lambda e: e.rank(now, self.pace.aging))
-            wait = max(
-                queue.paused_until - now,
-                queue.bucket.delay(now, RESERVE.get(entry.priority, 0)),
-            )
+            entry, wait = self._first(queue, due, now)
             if wait > 0:
                 await queue.changes.wait(wait)
                 continue
@@ -557,6 +573,18 @@ class Outbox:
                 continue
             del queue.entries[entry.key]
             return entry
+
+    def _first(self, queue: ChatQueue, due: list[Entry], now: float) -> tuple[Entry, float]:
+        """The best-ranked entry the chat's bucket lets out now, or the seconds until one: an
+        entry that leaves a token for the more urgent (:data:`RESERVE`) does not hold back
+        one that may take it."""
+        ranked = sorted(due, key=lambda e: e.rank(now, self.pace.aging))
+        waits = [queue.bucket.delay(now, RESERVE.get(e.priority, 0)) for e in ranked]
+        first = next((n for n, wait in enumerate(waits) if wait <= 0), None)
+        paused = queue.paused_until - now
+        if first is None:
+            return ranked[0], max(paused, min(waits))
+        return ranked[first], paused
 
     def _expire(self, queue: ChatQueue, now: float) -> None:
         for key, entry in list(queue.entries.items()):
@@ -837,8 +865,8 @@ class Outbox:
                 await self._tell(queue, lambda: done(None))
             return
         assert isinstance(sent, Message)
-        if entry.priority == Priority.REPLY:
-            queue.replied[str(entry.key)] = self.clock()
+        if entry.priority == Priority.REPLY and isinstance(entry.key, str):
+            queue.replied[entry.key] = (self.clock(), sent.message_id)
             if len(queue.replied) > 100:
                 queue.replied.pop(next(iter(queue.replied)))
         self.remember(chat_id, sent.message_id, digest(work.text, work.markup))

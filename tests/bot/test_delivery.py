@@ -3,6 +3,7 @@ live messages coalesce, priorities hold, replies are absorbed, a 429 pauses one 
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 import itertools
 from dataclasses import replace
@@ -12,7 +13,7 @@ import pytest
 from fake_telegram import FloodLimits, _Flood
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from telegram import Chat, Message
+from telegram import Chat, Message, ReplyParameters
 from telegram.error import BadRequest, Forbidden, RetryAfter, TimedOut
 
 from bot.delivery import Outbox, Pace, Priority, Render, SlidingWindow, TokenBucket, digest
@@ -92,6 +93,8 @@ class StubBot:
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, int, object]] = []
+        self.replies: list[int | None] = []
+        """The message each send replied to."""
         self.failures: dict[tuple[str, int], list[Exception]] = {}
         self._ids = itertools.count(100)
 
@@ -108,8 +111,11 @@ class StubBot:
         chat = Chat(chat_id, Chat.GROUP if chat_id < 0 else Chat.PRIVATE)
         return Message(next(self._ids), datetime.now(UTC), chat, text=text)
 
-    async def send_message(self, chat_id: int, text: str, **_: object) -> Message:
+    async def send_message(
+        self, chat_id: int, text: str, reply_parameters: ReplyParameters | None = None, **_: object
+    ) -> Message:
         self._call("send", chat_id, text)
+        self.replies.append(None if reply_parameters is None else reply_parameters.message_id)
         return self._message(chat_id, text)
 
     async def edit_message_text(
@@ -160,31 +166,52 @@ async def test_a_burst_of_changes_is_one_edit_of_the_last() -> None:
     assert len(bot.calls) == 1 and live.done == [7, 7]
 
 
-async def test_the_player_first_then_the_table_then_replies() -> None:
+async def test_the_player_first_then_replies_then_the_table() -> None:
     box, bot = outbox()
     table, hand = LiveMessage(1), LiveMessage(2)
-    box.send(9, "reply")
+    box.send(9, "notice", priority=Priority.NOTICE)
     box.put(9, "table", table.render, table.store, Priority.TABLE)
+    box.send(9, "reply")
     box.put(9, "hand", hand.render, hand.store, Priority.HAND)
     await box.drain()
-    assert [what for _, _, what in bot.calls] == [(2, "v0"), (1, "v0"), "reply"]
+    assert [what for _, _, what in bot.calls] == [(2, "v0"), "reply", (1, "v0"), "notice"]
 
 
-async def test_replies_merge_and_are_not_repeated_in_a_group() -> None:
+async def test_a_tap_goes_before_the_table_waiting_in_its_group() -> None:
+    """A group that spent its budget: the table waits for its turn, and the lobby's change
+    (a tap) and a command's reply that come meanwhile go out before it, on the token the
+    table leaves for them."""
     box, bot = outbox()
+    table, lobby = LiveMessage(1), LiveMessage(2)
+    queue = box._queue(-7)
+    queue.bucket.level = 0.0  # the match spent the group's budget
+    box.put(-7, "table", table.render, table.store, Priority.TABLE)
+    box.put(-7, "lobby", lobby.render, lobby.store, Priority.REPLY)
+    box.send(-7, "Punteggio")
+    await box.drain()
+    assert [what for _, _, what in bot.calls] == [(2, "v0"), "Punteggio", (1, "v0")]
+
+
+async def test_replies_merge_and_a_repeat_points_up_in_a_group() -> None:
+    box, bot = outbox()
+    box.pointer = lambda chat_id: f"see above ({chat_id})"
     for _ in range(5):
         box.send(-3, "Punteggio")
         box.send(4, "Punteggio")
     await box.drain()
-    box.send(-3, "Punteggio")  # sent a moment ago in this group: not again
+    for _ in range(3):
+        box.send(-3, "Punteggio")  # sent a moment ago in this group: pointed up at, once
     box.send(4, "Punteggio")  # a private chat asks again: answered again
     await box.drain()
+    first = box.chats[-3].replied[digest("Punteggio", None)][1]
     assert bot.calls == [
         ("send", -3, "Punteggio"),
         ("send", 4, "Punteggio"),
+        ("send", -3, "see above (-3)"),
         ("send", 4, "Punteggio"),
     ]
-    assert box.dropped == 9
+    assert bot.replies[2] == first
+    assert box.dropped == 10
 
 
 async def test_a_429_pauses_its_chat_only_and_late_replies_are_dropped() -> None:
@@ -194,6 +221,8 @@ async def test_a_429_pauses_its_chat_only_and_late_replies_are_dropped() -> None
     table_a, table_b = LiveMessage(1), LiveMessage(2)
     box.put(-1, "table", table_a.render, table_a.store, Priority.TABLE)
     await_first = box.chats[-1]
+    while not box.refused:  # the table asked first, and was told to wait
+        await asyncio.sleep(0)
     box.send(-1, "a reply that waits too long")
     box.put(-2, "table", table_b.render, table_b.store, Priority.TABLE)
     await box.drain()

@@ -98,15 +98,15 @@ async def test_a_flooded_group_never_slows_another_chat(
         assert [m.action for m in service.store.moves(b_id)] == ["draw", "discard 2S"]
         table = server.message(GROUP_B, service.store.get_match(b_id).table_message_id or 0)
         assert table is not None and "· Luca scarta 2♠" in table.text
-        # Group A: the table posted again once (the old copy deleted), one score, one rules;
-        # the rest absorbed.
+        # Group A: one score, one rules (the replies before the table), the table posted again
+        # once (the old copy deleted); the rest absorbed.
         new = [m for m in server.messages(GROUP_A, from_bot=True) if m.message_id not in old]
         assert [m.text.split("\n")[0] for m in new] == [
-            "🃏 Scala 40 · mano 1 · si esce a 101",
             "Punteggio",
             "Opzioni della partita",
+            "🃏 Scala 40 · mano 1 · si esce a 101",
         ]
-        assert service.store.get_match(a_id).table_message_id == new[0].message_id
+        assert service.store.get_match(a_id).table_message_id == new[-1].message_id
         assert server.message(GROUP_A, old_table or 0).deleted  # type: ignore[union-attr]
 
 
