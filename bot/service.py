@@ -34,7 +34,7 @@ from bot.moves import Moves
 from bot.options_ui import rules_lines
 from bot.people import People
 from bot.questions import Questions
-from bot.render.table import side_name
+from bot.render.table import names_list, side_name
 from bot.shows import Shows
 from bot.timers import Scheduler, TurnTimers, utc_now
 from bot.work import DueWork
@@ -140,8 +140,9 @@ class Tavolo:
         return await self.questions.answer(data, user_id, chat_id, message_id, shown)
 
     async def rematch(self, match_id: int, user_id: int, chat_id: int) -> Answer:
-        """The rematch button (pressed in the match's chat): a new lobby with the same
-        players (those still in the group; the computers), seats and options."""
+        """The rematch button (pressed in the match's chat): a new lobby with the same options,
+        the one who pressed and the computers seated, and the other players still in the group
+        asked to join."""
         lang = self.user_lang(user_id)
         async with self.matches.lock(match_id):
             record = self.matches.record_or_none(match_id)
@@ -152,30 +153,33 @@ class Tavolo:
                 return Answer(t(lang, "ans.not_joined"))
             if self.store.active_match_in_chat(record.chat_id) is not None:
                 return Answer(t(lang, "ans.stale"))
+            host = record.seats[presser].name
             new = self.store.create_match(
-                record.chat_id,
-                record.game,
-                record.options,
-                user_id,
-                record.seats[presser].name,
-                secure_seed(),
+                record.chat_id, record.game, record.options, user_id, host, secure_seed()
             )
-            others = [
-                s
+            for seat in record.seats:
+                if seat.is_computer:
+                    new = self.store.add_seat(new.id, None, seat.name, seat.computer_level)
+            asked = [
+                s.name
                 for s in record.seats
                 if s.seat != presser
-                and (
-                    s.is_computer or (s.user_id and await self.people.is_member(chat_id, s.user_id))
-                )
+                and s.user_id
+                and await self.people.is_member(chat_id, s.user_id)
             ]
-            for seat in others:
-                new = self.store.add_seat(new.id, seat.user_id, seat.name, seat.computer_level)
-            # new seat 0 is the presser, then the others in order: put everyone back in place
-            kept = [s for s in record.seats if s.seat == presser or s in others]
-            order = [0 if s.seat == presser else 1 + others.index(s) for s in kept]
-            new = self.store.reorder_seats(new.id, order)
             self.shows.table(new.id)
+            if asked:
+                self._ask_rematch(chat_id, host, asked)
         return Answer()
+
+    def _ask_rematch(self, chat_id: int, host: str, asked: list[str]) -> None:
+        """Ask the other players of the last match, in the group, to join the rematch."""
+        group_lang = self.group_lang(chat_id)
+        players = names_list(group_lang, [isolated(name) for name in asked])
+        text = t(
+            group_lang, "lobby.rematch", host=isolated(host), players=players, count=len(asked)
+        )
+        self.outbox.send(chat_id, text, priority=Priority.NOTICE)
 
     # --- commands ------------------------------------------------------------------------------
 
@@ -202,6 +206,11 @@ class Tavolo:
         seat = record.seat_of(user_id)
         if message_id is not None and seat is not None and record.status == "playing":
             self.shows.hand(match_id, seat, fresh=True, retire=True)
+
+    def refuse(self, chat_id: int, user_id: int, text: str, reply_to: int | None) -> None:
+        """A refusal that concerns only the one who asked: in private when the bot can write
+        to them, else in the chat (:meth:`bot.questions.Questions.refuse`)."""
+        self.questions.refuse(chat_id, user_id, text, reply_to)
 
     def new_lobby(
         self, chat_id: int, user_id: int, name: str, game_name: str, private_ok: bool

@@ -305,6 +305,14 @@ def _confirmation(row: ConfirmationTable) -> Confirmation:
     )
 
 
+def _next_host(seats: Sequence[SeatTable], after: int, host: int) -> int:
+    """The person seated next after seat ``after`` (else the first seated one; else ``host``
+    stays)."""
+    people = [seat for seat in seats if seat.user_id is not None]
+    following = [seat for seat in people if seat.seat > after] or people
+    return following[0].user_id if following and following[0].user_id is not None else host
+
+
 def _new_seat(
     match_id: int, seat: int, user_id: int | None, name: str, computer_level: str | None
 ) -> SeatTable:
@@ -727,7 +735,8 @@ class Store:
             return _match_record(row, [*seats, new])
 
     def remove_seat(self, match_id: int, seat: int) -> MatchRecord:
-        """Free a seat in the lobby; the seats after it move up by one."""
+        """Free a seat in the lobby; the seats after it move up by one. When the host leaves,
+        the lobby passes to the next seated person (after them, else the first)."""
         return self._rearrange(match_id, seat_removed=seat, order=None)
 
     def reorder_seats(self, match_id: int, order: Sequence[int]) -> MatchRecord:
@@ -750,6 +759,9 @@ class Store:
                 if seat_removed not in numbers:
                     raise SeatError(self.database, match_id, f"there is no seat {seat_removed}")
                 kept = [seat for seat in seats if seat.seat != seat_removed]
+                leaving = next(seat for seat in seats if seat.seat == seat_removed)
+                if leaving.user_id is not None and leaving.user_id == row.creator_id:
+                    row.creator_id = _next_host(kept, seat_removed, row.creator_id)
             else:
                 assert order is not None
                 if sorted(order) != numbers:

@@ -281,7 +281,8 @@ async def test_a_player_who_blocked_the_bot_is_reported(
 
 async def test_commands_and_the_rematch(fake_telegram: FakeTelegramServer, tmp_path: Path) -> None:
     """/punti, /regole, /tavolo (re-posted at the bottom, then edited), /stop (confirmed by the
-    host), and after an abandonment the rematch button opens a lobby with the same seats."""
+    host; another is told in private), and after an abandonment the rematch button opens a
+    lobby for the same game."""
     server = fake_telegram
     people(server)
     match_id = two_player_match(tmp_path / "e.db")
@@ -301,11 +302,12 @@ async def test_commands_and_the_rematch(fake_telegram: FakeTelegramServer, tmp_p
         table = server.last_message(GROUP, from_bot=True)
         assert table is not None and table.text.startswith("🃏 Scala 40 · mano 1")
         assert service.store.get_match(match_id).table_message_id == table.message_id != first_table
-        # Luca (not the host, not an admin) may not stop the match.
+        # Luca (not the host, not an admin) may not stop the match: he is told in private.
         luca.send(GROUP, "/stop")
         await settle(server, service)
-        assert server.last_message(GROUP, from_bot=True).text == (  # type: ignore[union-attr]
-            "Solo chi organizza o un amministratore può farlo."
+        assert server.last_message(GROUP, from_bot=True).message_id == table.message_id
+        assert server.last_message(LUCA, from_bot=True).text == (  # type: ignore[union-attr]
+            "Nel gruppo Circolo: Solo chi organizza o un amministratore può farlo."
         )
         # Luca abandons: Anna wins; the ranking offers a rematch.
         luca.send(LUCA, "/abandon")
@@ -322,7 +324,7 @@ async def test_commands_and_the_rematch(fake_telegram: FakeTelegramServer, tmp_p
         await settle(server, service)
         lobby = service.store.active_match_in_chat(GROUP)
         assert lobby is not None and lobby.status == "lobby" and lobby.id != match_id
-        assert [s.name for s in lobby.seats] == ["Anna", "Luca"]
+        assert [s.name for s in lobby.seats] == ["Luca"]  # Anna is asked, not seated
         assert lobby.creator_id == LUCA
 
 
