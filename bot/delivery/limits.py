@@ -43,6 +43,9 @@ class Pace:
     repost_gap: float = 10.0
     """Seconds after a live message was posted again at the bottom during which another such
     request only edits it (so a flood of ``/table`` costs one message)."""
+    point_gap: float = 5.0
+    """Seconds after a pointer up at a reply sent lately during which the same command gets no
+    other (the pointer is in sight; a flood of ``/score`` costs one message every 5 s)."""
     retries: int = 3
     """Attempts after a network failure before an entry is given up."""
 
@@ -66,6 +69,7 @@ class Pace:
             aging=self.aging / factor,
             gather=self.gather / factor,
             repost_gap=self.repost_gap / factor,
+            point_gap=self.point_gap / factor,
         )
 
 
@@ -137,6 +141,12 @@ class Changes:
             await asyncio.wait_for(self._event.wait(), timeout)
 
 
+def rank(priority: int, since: float, now: float, aging: float) -> tuple[bool, float]:
+    """Lower goes first: priority 0 (what someone just asked for, and looks at: few) before
+    anything else, then the priority, raised by one for every ``aging`` seconds waited."""
+    return (priority > 0, priority - (now - since) / aging)
+
+
 class Gate:
     """The overall budget, shared by every chat; the best-ranked waiter goes first."""
 
@@ -151,7 +161,7 @@ class Gate:
     def _best(self, now: float) -> int:
         return min(
             self._waiting,
-            key=lambda t: (self._waiting[t][0] - (now - self._waiting[t][1]) / self.aging, t),
+            key=lambda t: (*rank(*self._waiting[t], now, self.aging), t),
         )
 
     async def enter(self, priority: int, since: float) -> None:

@@ -14,9 +14,9 @@ limits itself, here:
 - coalescing: a message that is shown live (a table, a hand, a lobby, a turn bell) has one entry
   per key, rendered when its turn comes, so a burst of changes becomes one edit of the final
   state, and an edit identical to what the message shows costs nothing;
-- priorities (:class:`Priority`): what a player waits for first (the hand, then what someone
-  in the chat just asked for: a command's reply, the lobby's change), then the table (it
-  coalesces, so it can wait), then summaries; waiting raises an entry's rank (``Pace.aging``),
+- priorities (:class:`Priority`): what a person waits for first (what someone just asked for:
+  a command's reply, the lobby's change; then the hand), then the table (it coalesces, so it
+  can wait), then summaries; waiting raises an entry's rank (``Pace.aging``),
   so nothing starves, and the table, notices and clean-ups leave a token in the bucket
   (:data:`RESERVE`): a tap or a command finds one even while a match spends the chat's budget;
 - command replies are absorbed: identical ones merge, one sent recently is answered by a short
@@ -38,6 +38,7 @@ directly, so a press is answered at once whatever the chat's budget.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import itertools
 import json
@@ -55,7 +56,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.warnings import PTBDeprecationWarning
 
-from bot.delivery.limits import Changes, Clock, Gate, Pace, TokenBucket
+from bot.delivery.limits import Changes, Clock, Gate, Pace, TokenBucket, rank
 from bot.render.length import clip, split
 
 log = logging.getLogger(__name__)
@@ -84,17 +85,18 @@ _T = TypeVar("_T")
 class Priority(IntEnum):
     """What goes first within a chat (and, among chats, for the overall budget)."""
 
-    HAND = 0
+    REPLY = 0
+    """What someone just asked for and looks at: command replies (identical ones merge;
+    dropped when they cannot go out in time) and the lobby's changes. They are few (a chat's
+    budget bounds them), so they go first, also among chats for the overall budget."""
+    HAND = 1
     """The player's hand, the turn bell, reminders: what a player is waiting for."""
-    REPLY = 1
-    """What someone in the chat just asked for: command replies (identical ones merge; dropped
-    when they cannot go out in time) and the lobby's changes."""
     TABLE = 2
     """The group's live table: it coalesces, so it waits for what a person asked for."""
     NOTICE = 3
     """Hand results, the final ranking, notices to the group: never dropped."""
     CLEANUP = 4
-    """Deleting messages that something newer replaced, pointers up at an earlier reply."""
+    """Deleting messages that something newer replaced."""
 
 
 RESERVE = {Priority.TABLE: 1, Priority.NOTICE: 1, Priority.CLEANUP: 1}
@@ -201,9 +203,9 @@ class Entry:
     attempts: int = 0
     gathering: bool = False
 
-    def rank(self, now: float, aging: float) -> tuple[float, int]:
-        """Lower goes first: the priority, raised by the time waited."""
-        return (self.priority - (now - self.since) / aging, self.seq)
+    def rank(self, now: float, aging: float) -> tuple[bool, float, int]:
+        """Lower goes first (:func:`bot.delivery.limits.rank`), then the older."""
+        return (*rank(self.priority, self.since, now, aging), self.seq)
 
 
 @dataclass(eq=False)
@@ -218,8 +220,14 @@ class ChatQueue:
     task: asyncio.Task[None] | None = None
     replied: dict[str, tuple[float, int]] = field(default_factory=dict)
     """Replies sent lately: their digest, when, and their message."""
+    pointed: dict[str, float] = field(default_factory=dict)
+    """When a reply sent lately was last pointed up at (by its digest)."""
     shown_at: dict[Hashable, float] = field(default_factory=dict)
     deleting: set[int] = field(default_factory=set)
+    entering: Entry | None = None
+    """The entry waiting for a place in the overall budget."""
+    urgent: Changes = field(default_factory=Changes)
+    """Told when more urgent work than that entry comes."""
     closing: bool = False
     """Telegram just said the chat is closed to the bot: ``on_closed`` is to be told."""
 
@@ -366,15 +374,19 @@ class Outbox:
         self._add(queue, key, work, priority, expires=expires)
 
     def _point_up(self, queue: ChatQueue, content: str, message_id: int) -> None:
-        """Answer a reply sent lately again with a short pointer up at it (waiting pointers
-        merge: a flood of the same command costs what the chat can spare, after the table)."""
-        key = ("again", content)
-        if self.pointer is None or key in queue.entries:
+        """Answer a reply sent lately again with a short pointer up at it; a flood of the same
+        command gets one pointer every ``Pace.point_gap`` seconds at most."""
+        now = self.clock()
+        pointed = queue.pointed.get(content)
+        if self.pointer is None or (pointed is not None and now - pointed < self.pace.point_gap):
             self.dropped += 1
             return
+        queue.pointed[content] = now
+        if len(queue.pointed) > 100:
+            queue.pointed.pop(next(iter(queue.pointed)))
         work = Send(self.pointer(queue.chat_id), None, message_id)
-        expires = self.clock() + self.pace.reply_ttl
-        self._add(queue, key, work, Priority.CLEANUP, expires=expires)
+        key = ("again", content)
+        self._add(queue, key, work, Priority.REPLY, expires=now + self.pace.reply_ttl)
 
     def delete(
         self,
@@ -520,6 +532,8 @@ class Outbox:
         key = ("entry", seq) if key is None else key
         entry = Entry(key, work, priority, seq, now, now + delay, expires, gathering=gathering)
         queue.entries[key] = entry
+        if queue.entering is not None and priority < queue.entering.priority and not delay:
+            queue.urgent.notify()
         self._wake(queue)
 
     def _wake(self, queue: ChatQueue) -> None:
@@ -567,12 +581,40 @@ class Outbox:
             if wait > 0:
                 await queue.changes.wait(wait)
                 continue
-            await self.gate.enter(entry.priority, entry.since)
+            if not await self._enter(queue, entry):
+                continue  # new work came meanwhile: what goes first is chosen again
             if entry.expires is not None and entry.expires <= self.clock():
                 self.gate.leave(counted=False)  # expired while waiting: _expire drops it
                 continue
             del queue.entries[entry.key]
             return entry
+
+    async def _enter(self, queue: ChatQueue, entry: Entry) -> bool:
+        """Take a place in the overall budget for ``entry``; False (no place taken) when more
+        urgent work came to its chat first (a reply while the table waits): it goes first."""
+        queue.entering = entry
+        entering = asyncio.ensure_future(self.gate.enter(entry.priority, entry.since))
+        changed = asyncio.ensure_future(queue.urgent.wait(None))
+        try:
+            await asyncio.wait({entering, changed}, return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:  # the outbox closes: no place is kept
+            queue.entering = None
+            changed.cancel()
+            entering.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await entering
+                self.gate.leave(counted=False)
+            raise
+        queue.entering = None
+        changed.cancel()
+        if entering.done():
+            await entering
+            return True
+        entering.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await entering
+            return True  # it took its place as it was told to stop
+        return False
 
     def _first(self, queue: ChatQueue, due: list[Entry], now: float) -> tuple[Entry, float]:
         """The best-ranked entry the chat's bucket lets out now, or the seconds until one: an

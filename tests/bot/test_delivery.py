@@ -18,6 +18,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TimedOut
 
 from bot.delivery import Outbox, Pace, Priority, Render, SlidingWindow, TokenBucket, digest
 from bot.delivery import outbox as outbox_module
+from bot.delivery.limits import rank
 
 
 @pytest.fixture(autouse=True)
@@ -166,15 +167,15 @@ async def test_a_burst_of_changes_is_one_edit_of_the_last() -> None:
     assert len(bot.calls) == 1 and live.done == [7, 7]
 
 
-async def test_the_player_first_then_replies_then_the_table() -> None:
+async def test_replies_then_the_player_then_the_table_then_notices() -> None:
     box, bot = outbox()
     table, hand = LiveMessage(1), LiveMessage(2)
     box.send(9, "notice", priority=Priority.NOTICE)
     box.put(9, "table", table.render, table.store, Priority.TABLE)
-    box.send(9, "reply")
     box.put(9, "hand", hand.render, hand.store, Priority.HAND)
+    box.send(9, "reply")
     await box.drain()
-    assert [what for _, _, what in bot.calls] == [(2, "v0"), "reply", (1, "v0"), "notice"]
+    assert [what for _, _, what in bot.calls] == ["reply", (2, "v0"), (1, "v0"), "notice"]
 
 
 async def test_a_tap_goes_before_the_table_waiting_in_its_group() -> None:
@@ -190,6 +191,14 @@ async def test_a_tap_goes_before_the_table_waiting_in_its_group() -> None:
     box.send(-7, "Punteggio")
     await box.drain()
     assert [what for _, _, what in bot.calls] == [(2, "v0"), "Punteggio", (1, "v0")]
+
+
+def test_what_someone_asked_for_goes_first_in_the_overall_budget() -> None:
+    """Among chats, a reply (or a lobby's change) goes before a hand that waited a minute; a
+    table that waited goes before a fresh hand."""
+    now, aging = 100.0, FAST.aging
+    assert rank(Priority.REPLY, now, now, aging) < rank(Priority.HAND, now - 60, now, aging)
+    assert rank(Priority.TABLE, now - 4 * aging, now, aging) < rank(Priority.HAND, now, now, aging)
 
 
 async def test_replies_merge_and_a_repeat_points_up_in_a_group() -> None:
