@@ -180,10 +180,13 @@ class Load:
 
     def _watch_table(self, match_id: int, group: int, card: str, name: str) -> None:
         since = time.perf_counter()
-        table_id = self.store.get_match(match_id).table_message_id or 0
+        table_id = [self.store.get_match(match_id).table_message_id or 0]
 
         def shown() -> bool:
-            table = self.server.message(group, table_id)
+            table = self.server.message(group, table_id[0])
+            if table is not None and table.deleted:  # posted again below the commands
+                table_id[0] = self.store.get_match(match_id).table_message_id or 0
+                table = self.server.message(group, table_id[0])
             return table is not None and f"scarta {card}" in (table.text or "")
 
         async def watch() -> None:
@@ -444,9 +447,15 @@ def _report(
         f"not shown within 60 s: {load.tables_unseen})"
     )
     if moves:
+        everywhere = [
+            c
+            for c in calls
+            if c.params.get("chat_id") != SPAM_GROUP and c.method in MESSAGE_METHODS
+        ]
         print(
-            f"Bot API message requests (send, edit, delete) per move, in the {len(quiet)} "
-            f"groups without commands: {len(messages) / moves:.2f}"
+            f"Bot API message requests (send, edit, delete) per move: "
+            f"{len(everywhere) / load.moves:.2f} (the lobby's and the commands' included); "
+            f"in the {len(quiet)} groups without commands: {len(messages) / moves:.2f}"
         )
         kinds = collections.Counter(_kind(c) for c in messages)
         print("  of which per move: " + ", ".join(
