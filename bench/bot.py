@@ -131,32 +131,31 @@ class Load:
                     await self.server.wait_for(functools.partial(_my_turn, message), timeout=30)
                 continue
             if await self._step(match_id, group, user, message):
-                self.moves_in[group] += 1
+                self.moves_in[group] += 1  # this group's move (others move meanwhile)
             await asyncio.sleep(self.rng.uniform(1.0, 2.0))
 
     async def _step(self, match_id: int, group: int, user: int, message: FakeMessage) -> bool:
         """One press of the player to move; whether it made a move."""
-        moves = self.moves
         buttons = _buttons(message)
         draw = next((d for t, d in buttons.items() if t.startswith("🂠")), None)
         discard = next((t for t in buttons if t.startswith("🗑")), None)
         selected = [d for t, d in buttons.items() if ":t:" in d and t.startswith("✓")]
         if draw:
-            await self._press(user, message, draw, move=match_id)
-        elif discard:
-            answer = await self._press(user, message, buttons[discard], move=match_id)
+            return (await self._press(user, message, draw, move=True)).get("text") is None
+        if discard:
+            answer = await self._press(user, message, buttons[discard], move=True)
             if answer.get("text") is None:
                 card = discard.split()[-1]
                 name = self.store.get_match(match_id).seats[0].name
                 self._watch_table(match_id, group, card, name)
-            else:  # a refused discard: pick another card
-                await self._press(user, message, selected[0])
+                return True
+            await self._press(user, message, selected[0], move=False)  # refused: another card
         elif selected:
             await self._press(user, message, selected[0])
         else:
             cards = [d for t, d in buttons.items() if ":t:" in d and not t.startswith("⤴")]
             await self._press(user, message, self.rng.choice(cards), move=False)
-        return self.moves > moves
+        return False
 
     async def _press(
         self, user: int, message: FakeMessage, data: str, move: int | None = None
