@@ -141,27 +141,28 @@ class Load:
         discard = next((t for t in buttons if t.startswith("🗑")), None)
         selected = [d for t, d in buttons.items() if ":t:" in d and t.startswith("✓")]
         if draw:
-            return (await self._press(user, message, draw, move=True)).get("text") is None
+            return (await self._press(user, message, draw, move=match_id))[1]
         if discard:
-            answer = await self._press(user, message, buttons[discard], move=True)
-            if answer.get("text") is None:
+            answer, moved = await self._press(user, message, buttons[discard], move=match_id)
+            if moved:
                 card = discard.split()[-1]
                 name = self.store.get_match(match_id).seats[0].name
                 self._watch_table(match_id, group, card, name)
                 return True
-            await self._press(user, message, selected[0], move=False)  # refused: another card
+            if answer.get("text") is not None:  # a refused discard: pick another card
+                await self._press(user, message, selected[0])
         elif selected:
             await self._press(user, message, selected[0])
         else:
             cards = [d for t, d in buttons.items() if ":t:" in d and not t.startswith("⤴")]
-            await self._press(user, message, self.rng.choice(cards), move=False)
+            await self._press(user, message, self.rng.choice(cards))
         return False
 
     async def _press(
         self, user: int, message: FakeMessage, data: str, move: int | None = None
-    ) -> dict[str, Any]:
+    ) -> tuple[dict[str, Any], bool]:
         """Press a button; ``move``: the match whose move it makes (counted once stored: a
-        draw's answer names the card drawn)."""
+        draw's answer names the card drawn). The answer, and whether the move was made."""
         before = (message.text, message.reply_markup)
         made = len(self.store.moves(move)) if move is not None else 0
         press = self.server.user(user).press(user, message.message_id, data, force=True)
@@ -175,7 +176,7 @@ class Load:
                 await self.server.wait_for(
                     lambda: (message.text, message.reply_markup) != before, timeout=30
                 )
-        return answer
+        return answer, moved
 
     def _watch_table(self, match_id: int, group: int, card: str, name: str) -> None:
         since = time.perf_counter()
