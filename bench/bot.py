@@ -106,6 +106,8 @@ class Load:
         self.rng = random.Random(seed)
         self.presses: list[CallbackRecord] = []
         self.table_lag: list[float] = []
+        self.table_lag_in: dict[int, list[float]] = collections.defaultdict(list)
+        """The same, per group."""
         self.tables_unseen = 0
         self.moves = 0
         self.moves_in: collections.Counter[int] = collections.Counter()
@@ -196,6 +198,7 @@ class Load:
                 self.tables_unseen += 1
                 return
             self.table_lag.append(time.perf_counter() - since)
+            self.table_lag_in[group].append(self.table_lag[-1])
 
         task = asyncio.create_task(watch())
         self._watchers.add(task)
@@ -446,6 +449,8 @@ def _report(
         f"move -> table edit {_ms(load.table_lag)} ({len(load.table_lag)} discards; "
         f"not shown within 60 s: {load.tables_unseen})"
     )
+    quiet_lag = [lag for g in quiet for lag in load.table_lag_in[g]]
+    print(f"  in the {len(quiet)} groups without commands: {_ms(quiet_lag)}")
     if moves:
         everywhere = [
             c
