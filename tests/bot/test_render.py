@@ -217,8 +217,7 @@ class TestCockpitHeader:
                 "it",
                 [
                     "Mano 1 · corsa a 3 mani",
-                    "Smazzate vinte: tu + Carla 0",
-                    "Luca + Dino 0",
+                    "Mani vinte: tu + Carla 0 · Luca + Dino 0",
                     "Carte in mano: Luca 13 · Carla 13",
                     "Dino 13",
                 ],

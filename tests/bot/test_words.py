@@ -112,13 +112,13 @@ class TestScala40HandEnd:
             "Luca: K♠ Q♠ → 40",
             "Bea: 7♥ 8♥ → 0, la coppia di chi chiude non paga",
             "Dino: non ha calato → 100 fissi (2♣)",
-            "Totali: Anna + Bea 0 · Luca + Dino 140 · a 201 si è fuori",
+            "Totali: Anna + Bea 0 · Luca + Dino 140 · si esce a 201",
         ]
         text = scala40_ui.hand_result_text(result, names, sides, "en", "hands")
         assert text.split("\n")[1:] == [
             "Anna: closed → 0",
             "Luca: K♠ Q♠ → 40",
-            "Bea: 7♥ 8♥ → 0, the closer's pair pays nothing",
+            "Bea: 7♥ 8♥ → 0, the closer's partner pays nothing",
             "Dino: never laid down → a flat 100 (2♣)",
             "Totals: Anna + Bea 0 · Luca + Dino 140",
             "Hands won: Anna + Bea 1 · Luca + Dino 0",
@@ -128,7 +128,7 @@ class TestScala40HandEnd:
             recap.split("\n")[1] == "Non hai calato: 100 fissi (le tue carte, 2♣, ne varrebbero 2)."
         )
         recap = scala40_ui.hand_recap(result, 2, names, sides, "en", "points", 201)
-        assert recap.split("\n")[1] == "Your cards: 7♥ 8♥ → 0, your pair closed."
+        assert recap.split("\n")[1] == "Your cards: 7♥ 8♥ → 0, your partner closed."
 
     def test_an_eliminated_seat_shows_no_cards(self) -> None:
         line = t("it", "table.seat_out", marker="▫️", name="Luca")
@@ -144,7 +144,7 @@ class TestScoponeHandEnd:
             m.play(scopone_engine.greedy_action(m))
         names = ["Anna", "Luca", "Bea", "Dino"]
         assert scopone_ui.UI.hand_recap(m, 0, names, "it").splitlines()[3:] == [
-            "Le carte rimaste in tavola (Q♣ J♣ A♥) vanno a Bea: l'ultima presa è sua.",
+            "Le carte rimaste in tavola (Q♣ J♣ A♥) vanno a chi ha fatto l'ultima presa: Bea.",
             "Punti: Anna + Bea 2 · Luca + Dino 3 (si vince a 11)",
         ]
         assert scopone_ui.UI.hand_recap(m, 1, names, "en").splitlines()[3:] == [

@@ -79,19 +79,19 @@ SUMMARY = {
     ],
 }
 TOTALS = {
-    "it": "Totali: Anna 0 · Luca {} · a 101 si è fuori",
+    "it": "Totali: Anna 0 · Luca {} · si esce a 101",
     "en": "Totals: Anna 0 · Luca {} · out at 101",
 }
 ANNA_RECAP = [
     "🃏 Scala 40 · Circolo",
     "🏁 Mano 1: Anna chiude scartando 5♦.",
     "Hai chiuso tu: 0 punti.",
-    "Totali: Anna 0 · Luca {} · a 101 si è fuori",
+    "Totali: Anna 0 · Luca {} · si esce a 101",
 ]
 LUCA_RECAP = [
     "🃏 Scala 40 · Circolo",
     "🏁 Hand 1: Anna closes, discarding 5♦.",
-    "You never laid down: a flat 100 (your cards, 9♠ 10♠ K♦ 2♣ 3♣ 4♣, would count 38).",
+    "You never laid down: a flat 100 (your cards, 9♠ 10♠ K♦ 2♣ 3♣ 4♣, are worth 38).",
     "Totals: Anna 0 · Luca {} · out at 101",
 ]
 STOPPED = {

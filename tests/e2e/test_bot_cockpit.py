@@ -174,7 +174,7 @@ async def test_the_scopone_hand_shows_the_table_the_scores_and_the_plays_since(
             "Mano 1 · si vince a 11",
             "Punti: tu + Bea 0 · Luca + Dino 0",
             "Carte in mano: Luca 9 · Bea 9 · Dino 9",
-            "Finora: scope 0–0 · denari 0–0 · sette 0–0",
+            "Scope 0–0 · denari 0–0 · sette 0–0",
             "⏳ Tocca a Luca.",
             "In tavola: 7♦ 4♥ A♦ J♠",
             "♦ denari · ♥ coppe · ♣ bastoni · ♠ spade",
@@ -186,7 +186,7 @@ async def test_the_scopone_hand_shows_the_table_the_scores_and_the_plays_since(
             "Hand 1 · first to 11 · ⏳ up to 2 min",
             "Points: you + Dino 0 · Anna + Bea 0",
             "Cards in hand: Anna 9 · Bea 9 · Dino 9",
-            "So far: scopas 0–0 · coins 0–0 · sevens 0–0",
+            "Scopas 0–0 · coins 0–0 · sevens 0–0",
             "👉 Your turn: tap a card to play it.",
             "On the table: 7♦ 4♥ A♦ J♠",
             "♦ coins · ♥ cups · ♣ batons · ♠ swords",
@@ -201,7 +201,7 @@ async def test_the_scopone_hand_shows_the_table_the_scores_and_the_plays_since(
             "Mano 1 · si vince a 11",
             "Punti: tu + Anna 0 · Luca + Dino 0",
             "Carte in mano: Anna 8 · Luca 8 · Dino 9",
-            "Finora: scope 0–0 · denari 1–1 · sette 2–0",
+            "Scope 0–0 · denari 1–1 · sette 2–0",
             "⏳ Tocca a Dino.",
             "In tavola: 4♥",
             "♦ denari · ♥ coppe · ♣ bastoni · ♠ spade",
@@ -212,7 +212,7 @@ async def test_the_scopone_hand_shows_the_table_the_scores_and_the_plays_since(
         ]
         luca = hand_of(server, service, match_id, LUCA)
         assert luca.text.splitlines()[4:] == [
-            "So far: scopas 0–0 · coins 1–1 · sevens 0–2",
+            "Scopas 0–0 · coins 1–1 · sevens 0–2",
             "⏳ Dino to play.",
             "On the table: 4♥",
             "♦ coins · ♥ cups · ♣ batons · ♠ swords",

@@ -307,7 +307,7 @@ async def test_commands_and_the_rematch(fake_telegram: FakeTelegramServer, tmp_p
         await settle(server, service)
         assert server.last_message(GROUP, from_bot=True).message_id == table.message_id
         assert server.last_message(LUCA, from_bot=True).text == (  # type: ignore[union-attr]
-            "Nel gruppo Circolo: Solo chi organizza o un amministratore può farlo."
+            "Nel gruppo Circolo:\nSolo chi organizza o un amministratore può farlo."
         )
         # Luca abandons: Anna wins; the ranking offers a rematch.
         luca.send(LUCA, "/abandon")

@@ -33,6 +33,9 @@ async def test_lobby_deep_link_join_and_start(
             "Giocatori (1, da 2 a 6):",
             "1. Anna",
         ]
+        assert lobby.text.splitlines()[-1] == (
+            "Tocca ✋ Partecipa per sederti. Chi organizza avvia la partita."
+        )
         # Luca never opened the private chat: pressing join answers with the deep link.
         press = luca.press(GROUP, lobby.message_id, button_data(lobby, "✋"))
         answer = await press.answered()
@@ -109,7 +112,7 @@ async def test_a_private_lobby_speaks_to_one_human(
         anna.start_private()
         await settle(server, service)
         lobby = await say(server, service, anna, ANNA, "/newgame scopone")
-        assert lobby.text.splitlines()[-1] == "Add computer players, then tap “Start”."
+        assert lobby.text.splitlines()[-1] == "Add computer players, then tap ▶️ Start."
         assert [text for row in lobby.keyboard for text in row] == [
             "🤖 + Easy", "🤖 + Expert", "⚙️ Options", "▶️ Start", "✖️ Cancel",
         ]  # fmt: skip

@@ -24,7 +24,7 @@ START = {
         "/aiuto spiega come si gioca."
     ),
     "en": (
-        "Hi {name}! With me you play Scala 40 and Scopone.\n"
+        "Hi {name}! You can play Scala 40 and Scopone with me.\n"
         "🤖 Against the computer, right here: /newgame (Scala 40) or /newgame scopone.\n"
         "👥 With friends: add me to a group with the button below and type /newgame there; "
         "your cards come here, in private.\n"
@@ -35,7 +35,7 @@ ADD = {"it": "👥 Aggiungimi a un gruppo", "en": "👥 Add me to a group"}
 START_GROUP = {
     "it": "Ciao! Con me si gioca a Scala 40 e a Scopone: /nuova apre una partita "
     "(/nuova scopone per lo Scopone), /aiuto spiega come si gioca.",
-    "en": "Hi! With me you play Scala 40 and Scopone: /newgame opens a match "
+    "en": "Hi! You can play Scala 40 and Scopone with me: /newgame opens a match "
     "(/newgame scopone for Scopone), /help explains how to play.",
 }
 HELP = {
@@ -116,7 +116,7 @@ GUIDE = {
         "Per giocare con gli amici aggiungimi a un gruppo e lì scrivete /nuova."
     ),
     "en": (
-        "Here you play with commands and buttons: I don't read messages.\n"
+        "Here you play with commands and buttons: I don't read typed messages.\n"
         "/newgame — a match right here, against the computer\n"
         "/help — how to play\n"
         "To play with friends, add me to a group and type /newgame there."

@@ -278,7 +278,7 @@ HINTS = {
     ),
     "en": (
         "You have no meld to lay yet: opening takes 40 points.",
-        "You cannot open yet: your melds make 37 points, 40 needed.",
+        "You cannot open yet: your melds make 37 points, you need 40.",
     ),
 }
 

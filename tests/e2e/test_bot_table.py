@@ -198,7 +198,7 @@ RULES = {
         "A coppie: no",
         "Jolly: sì",
         "Taglio a mano: no",
-        "Scarto preso senza obbligo di calarlo: no",
+        "Scarto senza obbligo di calarlo: no",
         "Punti d'apertura: 40",
         "Apertura senza jolly: no",
         "Chiusura in mano senza 40: no",
