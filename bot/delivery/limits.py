@@ -38,6 +38,10 @@ class Pace:
     long an identical reply is not sent again."""
     aging: float = 2.0
     """Seconds of waiting that raise an entry by one priority level."""
+    patience: float = 8.0
+    """Seconds after which anything waiting ranks with what someone asked for (and the table
+    no longer leaves a token for it): longer than the table waits for its two tokens in a
+    group whose budget is spent (7.5 s), so a tap goes first unless taps kept the table out."""
     gather: float = 0.4
     """Seconds a burst of taps is gathered into one edit (:meth:`Outbox.put`)."""
     repost_gap: float = 10.0
@@ -67,6 +71,7 @@ class Pace:
             overall_window=self.overall_window / factor,
             reply_ttl=self.reply_ttl / factor,
             aging=self.aging / factor,
+            patience=self.patience / factor,
             gather=self.gather / factor,
             repost_gap=self.repost_gap / factor,
             point_gap=self.point_gap / factor,
@@ -141,10 +146,17 @@ class Changes:
             await asyncio.wait_for(self._event.wait(), timeout)
 
 
-def rank(priority: int, since: float, now: float, aging: float) -> tuple[bool, float]:
+def overdue(since: float, now: float, pace: Pace) -> bool:
+    """Whether an entry waiting since ``since`` waited longer than ``Pace.patience``."""
+    return now - since > pace.patience
+
+
+def rank(priority: int, since: float, now: float, pace: Pace) -> tuple[bool, float]:
     """Lower goes first: priority 0 (what someone just asked for, and looks at: few) before
-    anything else, then the priority, raised by one for every ``aging`` seconds waited."""
-    return (priority > 0, priority - (now - since) / aging)
+    anything else, then the priority, raised by one for every ``Pace.aging`` seconds waited.
+    What waited longer than ``Pace.patience`` ranks with priority 0, so a stream of replies
+    never holds a table, a summary or a hand for longer than that."""
+    return (priority > 0 and not overdue(since, now, pace), priority - (now - since) / pace.aging)
 
 
 class Gate:
@@ -152,7 +164,7 @@ class Gate:
 
     def __init__(self, pace: Pace, clock: Clock) -> None:
         self.window = SlidingWindow(pace.overall, pace.overall_window)
-        self.aging = pace.aging
+        self.pace = pace
         self.clock = clock
         self.changes = Changes()
         self._waiting: dict[int, tuple[int, float]] = {}
@@ -161,7 +173,7 @@ class Gate:
     def _best(self, now: float) -> int:
         return min(
             self._waiting,
-            key=lambda t: (*rank(*self._waiting[t], now, self.aging), t),
+            key=lambda t: (*rank(*self._waiting[t], now, self.pace), t),
         )
 
     async def enter(self, priority: int, since: float) -> None:

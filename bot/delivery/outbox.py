@@ -16,9 +16,11 @@ limits itself, here:
   state, and an edit identical to what the message shows costs nothing;
 - priorities (:class:`Priority`): what a person waits for first (what someone just asked for:
   a command's reply, the lobby's change; then the hand), then the table (it coalesces, so it
-  can wait), then summaries; waiting raises an entry's rank (``Pace.aging``),
-  so nothing starves, and the table, notices and clean-ups leave a token in the bucket
-  (:data:`RESERVE`): a tap or a command finds one even while a match spends the chat's budget;
+  can wait), then summaries; waiting raises an entry's rank (``Pace.aging``), and the table,
+  notices and clean-ups leave a token in the bucket (:data:`RESERVE`): a tap or a command
+  finds one even while a match spends the chat's budget; so that nothing starves, what waited
+  longer than ``Pace.patience`` ranks with the replies and leaves no token (a stream of
+  commands delays the table and the summaries by that much at most);
 - command replies are absorbed: identical ones merge, one sent recently is answered by a short
   pointer up at it (:attr:`Outbox.pointer`), and a reply that cannot go out within
   ``Pace.reply_ttl`` is dropped, never queued for minutes;
@@ -56,7 +58,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.warnings import PTBDeprecationWarning
 
-from bot.delivery.limits import Changes, Clock, Gate, Pace, TokenBucket, rank
+from bot.delivery.limits import Changes, Clock, Gate, Pace, TokenBucket, overdue, rank
 from bot.render.length import clip, split
 
 log = logging.getLogger(__name__)
@@ -203,9 +205,14 @@ class Entry:
     attempts: int = 0
     gathering: bool = False
 
-    def rank(self, now: float, aging: float) -> tuple[bool, float, int]:
+    def rank(self, now: float, pace: Pace) -> tuple[bool, float, int]:
         """Lower goes first (:func:`bot.delivery.limits.rank`), then the older."""
-        return (*rank(self.priority, self.since, now, aging), self.seq)
+        return (*rank(self.priority, self.since, now, pace), self.seq)
+
+    def reserve(self, now: float, pace: Pace) -> int:
+        """Tokens of the chat's bucket the entry leaves for the more urgent (:data:`RESERVE`),
+        none once it waited too long (``Pace.patience``): then it is the urgent one."""
+        return 0 if overdue(self.since, now, pace) else RESERVE.get(self.priority, 0)
 
 
 @dataclass(eq=False)
@@ -532,7 +539,12 @@ class Outbox:
         key = ("entry", seq) if key is None else key
         entry = Entry(key, work, priority, seq, now, now + delay, expires, gathering=gathering)
         queue.entries[key] = entry
-        if queue.entering is not None and priority < queue.entering.priority and not delay:
+        entering = queue.entering
+        if (
+            entering is not None
+            and not delay
+            and entry.rank(now, self.pace) < entering.rank(now, self.pace)
+        ):
             queue.urgent.notify()
         self._wake(queue)
 
@@ -620,8 +632,8 @@ class Outbox:
         """The best-ranked entry the chat's bucket lets out now, or the seconds until one: an
         entry that leaves a token for the more urgent (:data:`RESERVE`) does not hold back
         one that may take it."""
-        ranked = sorted(due, key=lambda e: e.rank(now, self.pace.aging))
-        waits = [queue.bucket.delay(now, RESERVE.get(e.priority, 0)) for e in ranked]
+        ranked = sorted(due, key=lambda e: e.rank(now, self.pace))
+        waits = [queue.bucket.delay(now, e.reserve(now, self.pace)) for e in ranked]
         first = next((n for n, wait in enumerate(waits) if wait <= 0), None)
         paused = queue.paused_until - now
         if first is None:

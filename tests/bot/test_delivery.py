@@ -194,11 +194,91 @@ async def test_a_tap_goes_before_the_table_waiting_in_its_group() -> None:
 
 
 def test_what_someone_asked_for_goes_first_in_the_overall_budget() -> None:
-    """Among chats, a reply (or a lobby's change) goes before a hand that waited a minute; a
-    table that waited goes before a fresh hand."""
-    now, aging = 100.0, FAST.aging
-    assert rank(Priority.REPLY, now, now, aging) < rank(Priority.HAND, now - 60, now, aging)
-    assert rank(Priority.TABLE, now - 4 * aging, now, aging) < rank(Priority.HAND, now, now, aging)
+    """Among chats, a reply (or a lobby's change) goes before a hand that waited a few seconds;
+    a table that waited goes before a fresh hand; what waited longer than the patience goes
+    before a fresh reply."""
+    now, pace = 100.0, FAST
+    few = pace.patience * 0.9
+    assert rank(Priority.REPLY, now, now, pace) < rank(Priority.HAND, now - few, now, pace)
+    assert rank(Priority.NOTICE, now - few, now, pace) > rank(Priority.REPLY, now, now, pace)
+    assert rank(Priority.TABLE, now - 4 * pace.aging, now, pace) < rank(
+        Priority.HAND, now, now, pace
+    )
+    for late in (Priority.HAND, Priority.TABLE, Priority.NOTICE):
+        waited = now - pace.patience - 2 * pace.aging
+        assert rank(late, waited, now, pace) < rank(Priority.REPLY, now, now, pace)
+
+
+def work_a_group(replies_every: float, until: float) -> list[tuple[float, str]]:
+    """A group whose budget a match spent, worked on a fake clock (each request done at once):
+    its table and summary wait from 0 s while a reply to a different command comes every
+    ``replies_every`` seconds; what went out, and when."""
+    clock = [0.0]
+    box = Outbox(StubBot(), Pace(), clock=lambda: clock[0])  # type: ignore[arg-type]
+    queue = box._queue(-7)
+    queue.bucket.level = 0.0
+    seq = itertools.count()
+
+    def add(key: str, priority: Priority, expires: float | None = None) -> None:
+        now = clock[0]
+        work = outbox_module.Send(key)
+        queue.entries[key] = outbox_module.Entry(key, work, priority, next(seq), now, now, expires)
+
+    add("table", Priority.TABLE)
+    add("summary", Priority.NOTICE)
+    sent: list[tuple[float, str]] = []
+    arrival = 0.5
+    while clock[0] < until and any(not k.startswith("reply") for k in queue.entries):
+        now = clock[0]
+        if arrival <= now:
+            add(f"reply {arrival}", Priority.REPLY, now + box.pace.reply_ttl)
+            arrival += replies_every
+        box._expire(queue, now)
+        entry, wait = box._first(queue, list(queue.entries.values()), now)
+        if wait <= 0:
+            del queue.entries[entry.key]
+            queue.bucket.spend(now)
+            sent.append((now, str(entry.key)))
+        else:
+            clock[0] = min(now + wait, arrival)
+    return sent
+
+
+def test_a_stream_of_replies_holds_the_table_and_summary_for_a_bounded_time() -> None:
+    """Two members repeat /punti and /regole: a reply or pointer every 2.5 s, more than a
+    group's budget. The table and the summary still go out: the table after the patience and
+    a token, the summary (which ages from a lower priority) after the replies that came in
+    its first seconds; without a stream, the replies go first."""
+    sent = work_a_group(2.5, until=120.0)
+    when = {what: at for at, what in sent}
+    bound = Pace().patience + 1 / Pace().group_rate
+    assert when["table"] <= bound
+    assert when["summary"] <= bound + 2 / Pace().group_rate
+    assert sent[0][1].startswith("reply")  # a tap still goes first
+    calm = work_a_group(30.0, until=120.0)
+    assert [what for _, what in calm] == ["reply 0.5", "table", "summary"]
+
+
+def test_replies_from_many_chats_do_not_hold_a_hand_in_the_overall_budget() -> None:
+    """28 private chats each writing once a second fill the overall budget with replies: a
+    hand (a table, a summary) waiting meanwhile still gets a place, after the patience."""
+    clock = [0.0]
+    pace = Pace()
+    gate = outbox_module.Gate(pace, lambda: clock[0])
+    waiting = gate._waiting
+    for n, priority in enumerate((Priority.HAND, Priority.TABLE, Priority.NOTICE)):
+        waiting[-1 - n] = (priority, 0.0)
+    let_in: dict[int, float] = {}
+    slot = pace.overall_window / pace.overall
+    tickets = itertools.count()
+    while clock[0] < 60.0 and any(t < 0 for t in waiting):
+        waiting[next(tickets)] = (Priority.REPLY, clock[0])  # one of 28 replies a second
+        best = gate._best(clock[0])
+        del waiting[best]
+        let_in[best] = clock[0]
+        clock[0] += slot
+    assert max(let_in[t] for t in (-1, -2, -3)) <= pace.patience + pace.aging * 3
+    assert let_in[0] == 0.0  # the first reply went before them all
 
 
 async def test_replies_merge_and_a_repeat_points_up_in_a_group() -> None:
