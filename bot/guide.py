@@ -4,6 +4,7 @@ menus Telegram shows."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -52,6 +53,10 @@ def menu(scope: str, lang: str) -> list[tuple[str, str]]:
     ]
 
 
+GUIDE_GAP = 600.0
+"""Seconds during which a player writing in words during a match against the computer gets no
+other guide (the one they got is in sight; each would also post their hand again below it)."""
+
 Reply = Callable[[int, str, int | None, InlineKeyboardMarkup | None], None]
 """How a reply goes out: chat, text, the message it answers, buttons (:meth:`bot.service.Tavolo.
 reply`, which keeps a private match's hand the chat's last message)."""
@@ -60,9 +65,14 @@ reply`, which keeps a private match's hand the chat's last message)."""
 class Guide:
     """The welcome, the help and the guide, each in the reader's language."""
 
-    def __init__(self, people: People, reply: Reply) -> None:
+    def __init__(
+        self, people: People, reply: Reply, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.people = people
         self.reply = reply
+        self.clock = clock
+        self._guided: dict[int, float] = {}
+        """When each player writing during a private match last got the guide."""
 
     def welcome(self, user_id: int, name: str, lang: str) -> None:
         """``/start`` in private: what can be done here (play the computer) and in a group,
@@ -79,8 +89,17 @@ class Guide:
         """``/help``: how a turn goes in each game, and the main commands."""
         self.reply(chat_id, t(lang, "cmd.help"), reply_to, None)
 
-    def words(self, user_id: int, lang: str) -> None:
-        """A message in words in private: the bot plays by commands and buttons; how to start."""
+    def words(self, user_id: int, lang: str, playing: bool = False) -> None:
+        """A message in words in private: the bot plays by commands and buttons; how to start.
+        While a match is ``playing`` there, once in :data:`GUIDE_GAP` seconds (a "dai!" to the
+        computer needs no answer, and the hand stays the last message)."""
+        now = self.clock()
+        if playing:
+            if now - self._guided.get(user_id, -GUIDE_GAP) < GUIDE_GAP:
+                return
+            self._guided[user_id] = now
+            if len(self._guided) > 1000:
+                self._guided = {u: at for u, at in self._guided.items() if now - at < GUIDE_GAP}
         self.reply(user_id, t(lang, "cmd.guide"), None, self.add_to_group(lang))
 
     def unknown(self, chat_id: int, lang: str, reply_to: int | None) -> None:

@@ -207,6 +207,13 @@ class Tavolo:
         if message_id is not None and seat is not None and record.status == "playing":
             self.shows.hand(match_id, seat, fresh=True, retire=True)
 
+    def words(self, user_id: int, lang: str) -> None:
+        """A message in words in private: the short guide (once in a while during a match
+        there: :meth:`bot.guide.Guide.words`)."""
+        record = self.store.active_match_in_chat(user_id)
+        playing = record is not None and record.status == "playing"
+        self.guide.words(user_id, lang, playing)
+
     def refuse(self, chat_id: int, user_id: int, text: str, reply_to: int | None) -> None:
         """A refusal that concerns only the one who asked: in private when the bot can write
         to them, else in the chat (:meth:`bot.questions.Questions.refuse`)."""

@@ -78,7 +78,7 @@ async def words(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     remember(update, context)
     service = tavolo(context)
-    service.guide.words(user.id, service.user_lang(user.id, user.language_code))
+    service.words(user.id, service.user_lang(user.id, user.language_code))
 
 
 async def unknown(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -297,6 +297,63 @@ async def test_the_guide_keeps_a_private_matchs_hand_the_last_message(
             assert hand.message_id == service.store.get_match(record.id).seats[0].hand_message_id
 
 
+def private_requests(server: FakeTelegramServer, chat_id: int, after: int) -> list[str]:
+    """The messages sent to (and deleted from) a private chat since the call ``after``."""
+    return [
+        call.method
+        for call in server.calls_of("sendMessage", "deleteMessage", ok=True)
+        if call.seq > after and call.params.get("chat_id") == chat_id
+    ]
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+async def test_words_during_a_private_match_get_one_guide_and_one_new_hand(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, lang: str
+) -> None:
+    """Three "dai!" typed during a match against the computer: the guide once, the hand
+    posted again below it once (and the old one deleted); then the hand stays the last
+    message and nothing more is sent. ``/start`` posts the welcome and the hand below it once."""
+    server = fake_telegram
+    people(server)
+    user = server.user(ANNA if lang == "it" else CARLA)
+    name = "Anna" if lang == "it" else "Carla"
+    new, computer = {"it": ("/nuova", "🤖 + Facile"), "en": ("/newgame", "🤖 + Easy")}[lang]
+    async with running_bot(server, tmp_path / "o.db") as service:
+        lobby = await say(server, service, user, user.id, new)
+        _, lobby = await tap(server, service, user, lobby, computer)
+        await tap(server, service, user, lobby, "▶️")
+        record = service.store.active_match_in_chat(user.id)
+        assert record is not None and record.status == "playing"
+
+        def hand_is_last() -> bool:
+            hand = service.store.get_match(record.id).seats[0].hand_message_id
+            last = server.last_message(user.id, from_bot=True)
+            return last is not None and last.message_id == hand
+
+        mark = server.mark()
+        for _ in range(3):
+            user.send(user.id, "dai!")
+            await settle(server, service)
+            assert hand_is_last()
+        texts = [m.text for m in server.messages(user.id, from_bot=True)]
+        assert texts.count(GUIDE[lang]) == 1 and texts[-2] == GUIDE[lang]
+        assert private_requests(server, user.id, mark) == [
+            "sendMessage",  # the guide
+            "sendMessage",  # the hand, below it
+            "deleteMessage",  # the old hand
+        ]
+        mark = server.mark()
+        user.send(user.id, "/start")
+        await settle(server, service)
+        assert hand_is_last()
+        assert server.messages(user.id, from_bot=True)[-2].text == START[lang].format(name=name)
+        assert private_requests(server, user.id, mark) == [
+            "sendMessage",
+            "sendMessage",
+            "deleteMessage",
+        ]
+
+
 async def test_a_group_is_answered_only_when_it_names_the_bot(
     fake_telegram: FakeTelegramServer, tmp_path: Path
 ) -> None:
