@@ -34,19 +34,26 @@ class Questions:
             self.outbox.send(chat_id, t(lang, "cmd.no_match"), reply_to=reply_to)
             return
         if user_id != record.creator_id and not admin:
-            self.refuse(chat_id, user_id, t(lang, "ans.only_creator_admin"), reply_to)
+            self.refuse(chat_id, user_id, "ans.only_creator_admin", reply_to)
             return
         self._ask(chat_id, user_id, "stop", record.id, t(lang, "cmd.stop_confirm"), lang, reply_to)
 
-    def refuse(self, chat_id: int, user_id: int, text: str, reply_to: int | None) -> None:
-        """A refusal in ``chat_id`` that concerns only the one who asked: told in private,
-        naming the group, when the bot can write to them (else in the chat, replying)."""
-        if chat_id < 0 and self.store.has_private_chat(user_id):
-            lang = self.people.group_lang(chat_id)
-            group = self.people.group_title(chat_id)
-            self.outbox.send(user_id, t(lang, "cmd.in_group", group=group, text=text))
-        else:
+    def refuse(self, chat_id: int, user_id: int, key: str, reply_to: int | None) -> None:
+        """The refusal ``key`` in ``chat_id``, which concerns only the one who asked: told in
+        private, naming the group, in their own language, when the bot can write to them;
+        else (also when Telegram refuses the private message) in the chat, replying."""
+        text = t(self.people.group_lang(chat_id), key)
+
+        def in_chat() -> None:
             self.outbox.send(chat_id, text, reply_to=reply_to)
+
+        if chat_id > 0 or not self.store.has_private_chat(user_id):
+            in_chat()
+            return
+        lang = self.people.user_lang(user_id)
+        group = self.people.group_title(chat_id)
+        told = t(lang, "cmd.in_group", group=group, text=t(lang, key))
+        self.outbox.send(user_id, told, done=lambda sent: in_chat() if sent is None else None)
 
     def ask_abandon(self, user_id: int) -> None:
         """``/abandon`` in private: one confirmation per running match of the user."""

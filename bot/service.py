@@ -214,10 +214,11 @@ class Tavolo:
         playing = record is not None and record.status == "playing"
         self.guide.words(user_id, lang, playing)
 
-    def refuse(self, chat_id: int, user_id: int, text: str, reply_to: int | None) -> None:
-        """A refusal that concerns only the one who asked: in private when the bot can write
-        to them, else in the chat (:meth:`bot.questions.Questions.refuse`)."""
-        self.questions.refuse(chat_id, user_id, text, reply_to)
+    def refuse(self, chat_id: int, user_id: int, key: str, reply_to: int | None) -> None:
+        """The refusal ``key``, which concerns only the one who asked: in private, in their
+        language, when the bot can write to them, else in the chat
+        (:meth:`bot.questions.Questions.refuse`)."""
+        self.questions.refuse(chat_id, user_id, key, reply_to)
 
     def new_lobby(
         self, chat_id: int, user_id: int, name: str, game_name: str, private_ok: bool

@@ -175,9 +175,9 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         service.languages.ask(chat.id, user.id, message.message_id if is_group(chat) else None)
         return
     answer = await service.languages.choose(chat.id, user.id, wanted, None)
-    if answer.alert:  # a refusal: for the one who asked
-        group = is_group(chat)
-        service.refuse(chat.id, user.id, answer.text, message.message_id if group else None)
+    if answer.alert:  # the only refusal: neither the host nor an admin
+        reply_to = message.message_id if is_group(chat) else None
+        service.refuse(chat.id, user.id, "ans.only_creator_admin", reply_to)
 
 
 async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

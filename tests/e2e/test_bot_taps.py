@@ -58,6 +58,9 @@ class Words:
     see_above: str
     running: str
     refused: str
+    refused_in: str
+    language: str
+    refusal: str
     asked: str
     host: str
     lobby: str
@@ -80,6 +83,9 @@ ITALIAN = Words(
     see_above="⬆️ Vedi sopra.",
     running="C'è già una partita in corso qui: ⬆️",
     refused="Nel gruppo Circolo:\nSolo chi organizza o un amministratore può farlo.",
+    refused_in="Nel gruppo {group}:\nSolo chi organizza o un amministratore può farlo.",
+    language="/lingua",
+    refusal="Solo chi organizza o un amministratore può farlo.",
     asked="🔄 Luca chiede la rivincita. Anna, ci stai? Tocca ✋ Partecipa.",
     host="Organizzata da Anna",
     lobby="🃏 Nuova partita: Scala 40",
@@ -101,11 +107,15 @@ ENGLISH = Words(
     see_above="⬆️ See above.",
     running="A match is already running here: ⬆️",
     refused="In Club:\nOnly the host or a group admin can do that.",
+    refused_in="In {group}:\nOnly the host or a group admin can do that.",
+    language="/language",
+    refusal="Only the host or a group admin can do that.",
     asked="🔄 Luca wants a rematch. Anna, are you in? Tap ✋ Join.",
     host="Hosted by Anna",
     lobby="🃏 New match: Scala 40",
 )
 BOTH = pytest.mark.parametrize("words", [ITALIAN, ENGLISH], ids=["it", "en"])
+OTHER = {"it": ENGLISH, "en": ITALIAN}
 
 
 def people(server: FakeTelegramServer, words: Words) -> None:
@@ -114,14 +124,15 @@ def people(server: FakeTelegramServer, words: Words) -> None:
     )
 
 
-def running_match(database: Path, words: Words) -> int:
-    """Anna and Luca's match, running in the group (which speaks ``words``' language)."""
+def running_match(database: Path, words: Words, luca: str | None = None) -> int:
+    """Anna and Luca's match, running in the group (which speaks ``words``' language; Luca
+    reads ``luca``, by default the group's language)."""
     match = position(list(RIGGED_HANDS), discard="KD", stock_top="AC AD", to_play=1)
     match_id = store_started_match(
         database,
         GROUP,
         words.title,
-        [(ANNA, "Anna", words.lang), (LUCA, "Luca", words.lang)],
+        [(ANNA, "Anna", words.lang), (LUCA, "Luca", luca or words.lang)],
         "scala40",
         match.to_json(),
         Options().to_dict(),
@@ -225,6 +236,46 @@ async def test_a_refusal_for_one_player_is_told_in_private(
         await settle(server, service)
         assert last(server, GROUP).message_id == before
         assert last(server, LUCA).text == words.refused
+
+
+@BOTH
+async def test_a_language_refusal_is_told_in_private_in_the_players_own_language(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, words: Words
+) -> None:
+    """Luca, neither host nor admin, reads the other language: his /lingua (/language) in the
+    group is refused to him alone, in private, in his own language."""
+    server = fake_telegram
+    other = OTHER[words.lang]
+    people = [(ANNA, "Anna", words.lang), (LUCA, "Luca", other.lang)]
+    seat_people(server, GROUP, words.title, people)
+    running_match(tmp_path / "t.db", words, luca=other.lang)
+    async with running_bot(server, tmp_path / "t.db") as service:
+        await settle(server, service)
+        before = last(server, GROUP).message_id
+        server.user(LUCA).send(GROUP, f"{words.language} {other.lang}")
+        await settle(server, service)
+        assert last(server, GROUP).message_id == before
+        assert last(server, LUCA).text == other.refused_in.format(group=words.title)
+        assert service.store.chat_settings(GROUP).language == words.lang
+
+
+@BOTH
+async def test_a_refusal_goes_to_the_group_when_the_player_blocked_the_bot(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, words: Words
+) -> None:
+    """Luca blocked the bot (the bot was not told): Telegram refuses the private message, so
+    his /lingua (/language) is refused in the group, in its language, replying to him."""
+    server = fake_telegram
+    people(server, words)
+    running_match(tmp_path / "t.db", words)
+    async with running_bot(server, tmp_path / "t.db") as service:
+        await settle(server, service)
+        server.chats[LUCA].blocked = True
+        asked = server.user(LUCA).send(GROUP, f"{words.language} {OTHER[words.lang].lang}")
+        await settle(server, service)
+        answer = last(server, GROUP)
+        assert answer.text == words.refusal
+        assert answer.reply_to is not None and answer.reply_to.message_id == asked.message_id
 
 
 @BOTH
