@@ -235,6 +235,8 @@ class Lobby:
         low, high = spec.seats
         if not low <= len(record.seats) <= high:
             return Answer(t(lang, "ans.seats", min=low, max=high), alert=True)
+        if all(seat.is_computer for seat in record.seats):  # the host left: nobody would play
+            return Answer(t(lang, "ans.no_person"), alert=True)
         try:
             match = spec.new_match(len(record.seats), record.seed, record.options)
         except ValueError as error:

@@ -125,7 +125,8 @@ class Questions:
         if not yes:
             return Answer(t(lang, "ans.ok"))
         if question.kind == "delete":
-            self.store.delete_user_data(user_id)
+            for lobby in self.store.delete_user_data(user_id):  # left, passed on or cancelled
+                self.moves.shows.table(lobby)
             return Answer(t(lang, "ans.deleted"))
         return await self._confirmed(question.kind, question.match_id or 0, user_id, lang)
 

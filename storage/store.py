@@ -771,14 +771,21 @@ class Store:
                         f"the new order {list(order)} must name each of seats {numbers} once",
                     )
                 kept = [seats[number] for number in order]
-            renumbered = [_copy_seat(seat, number) for number, seat in enumerate(kept)]
-            s.exec(delete(SeatTable).where(col(SeatTable.match_id) == match_id))
-            for seat in seats:
-                s.expunge(seat)
-            s.add_all(renumbered)
-            self._touch(row)
-            s.flush()
+            renumbered = self._reseat(s, row, seats, kept)
             return _match_record(row, renumbered)
+
+    def _reseat(
+        self, s: Session, row: MatchTable, seats: list[SeatTable], kept: list[SeatTable]
+    ) -> list[SeatTable]:
+        """The lobby's seats become ``kept``, numbered from 0 in that order."""
+        renumbered = [_copy_seat(seat, number) for number, seat in enumerate(kept)]
+        s.exec(delete(SeatTable).where(col(SeatTable.match_id) == row.id))
+        for seat in seats:
+            s.expunge(seat)
+        s.add_all(renumbered)
+        self._touch(row)
+        s.flush()
+        return renumbered
 
     def set_match_options(self, match_id: int, options: dict[str, Any]) -> MatchRecord:
         """Replace the options of a match in the lobby."""
@@ -938,15 +945,20 @@ class Store:
                 raise StaleVersion(self.database, match_id, expected_version, row.version)
             if status not in allowed.get(row.status, ()):
                 raise WrongStatus(self.database, match_id, row.status, f"it cannot become {status}")
-            row.status = status
-            row.active_chat_id = None
-            row.finished_at = _now()
-            row.deadline = None
-            row.deadline_seat = None
-            self._touch(row)
-            s.flush()
-            replace_work(s.connection(), match_id, row.version, ())
+            self._end(s, row, status)
             return _match_record(row, self._seats(s, match_id))
+
+    def _end(self, s: Session, row: MatchTable, status: str) -> None:
+        """The match ends without a move (:meth:`set_status`): its timers go too."""
+        assert row.id is not None
+        row.status = status
+        row.active_chat_id = None
+        row.finished_at = _now()
+        row.deadline = None
+        row.deadline_seat = None
+        self._touch(row)
+        s.flush()
+        replace_work(s.connection(), row.id, row.version, ())
 
     def discard_lobby(self, match_id: int) -> bool:
         """Delete a lobby that was never shown (it has no table message): nobody saw it, so it
@@ -1687,12 +1699,15 @@ class Store:
             for game, matches, wins, mp, vp, hands in rows
         ]
 
-    def delete_user_data(self, user_id: int) -> None:
-        """Erase a person: profile, language, results; their seats become :data:`ANONYMOUS`.
+    def delete_user_data(self, user_id: int) -> list[int]:
+        """Erase a person: profile, language, results. They leave every lobby (one they host
+        passes to the next seated person, or is cancelled when no person is left); their seats
+        in running and past matches become :data:`ANONYMOUS`. The ids of the lobbies changed.
 
         Match logs keep their moves (they name seats, not people), so replays still work.
         """
         with self._session(write=True) as s:
+            lobbies = self._leave_lobbies(s, user_id)
             s.exec(delete(ResultTable).where(col(ResultTable.user_id) == user_id))
             s.exec(delete(ConfirmationTable).where(col(ConfirmationTable.user_id) == user_id))
             s.exec(delete(UserTable).where(col(UserTable.user_id) == user_id))
@@ -1721,3 +1736,26 @@ class Store:
                 .values(table_chat_id=None, table_message_id=None)
                 .execution_options(synchronize_session=False)
             )
+        return lobbies
+
+    def _leave_lobbies(self, s: Session, user_id: int) -> list[int]:
+        """An erased person leaves every lobby they sit at or host (:meth:`delete_user_data`);
+        the ids of those lobbies."""
+        seated = sa_select(col(SeatTable.match_id)).where(col(SeatTable.user_id) == user_id)
+        query = select(MatchTable.id).where(
+            col(MatchTable.status) == LOBBY,
+            (col(MatchTable.creator_id) == user_id) | col(MatchTable.id).in_(seated),
+        )
+        lobbies = sorted(match_id for match_id in s.exec(query).all() if match_id is not None)
+        for match_id in lobbies:
+            row = self._lock(s, match_id)
+            seats = self._seats(s, match_id)
+            kept = [seat for seat in seats if seat.user_id != user_id]
+            if row.creator_id == user_id:
+                gone = [seat.seat for seat in seats if seat.user_id == user_id]
+                people = any(seat.user_id is not None for seat in kept)
+                row.creator_id = _next_host(kept, gone[0] if gone else -1, 0) if people else None
+            self._reseat(s, row, seats, kept)
+            if row.creator_id is None:  # nobody left who could start it
+                self._end(s, row, STOPPED)
+        return lobbies

@@ -26,11 +26,12 @@ from bot_harness import (
 from fake_telegram import FakeMessage, FakeTelegramServer
 from s40_helpers import position
 
+from bot.service import Tavolo
 from engine.scala40 import Options
 from storage import Store
 
 GROUP = -100970
-ANNA, LUCA = 1971, 1972
+ANNA, LUCA, MARCO = 1971, 1972, 1973
 
 
 @pytest.fixture(autouse=True)
@@ -64,6 +65,10 @@ class Words:
     asked: str
     host: str
     lobby: str
+    computer: str
+    cancelled: str
+    delete: str
+    only_computers: str
 
 
 ITALIAN = Words(
@@ -89,6 +94,10 @@ ITALIAN = Words(
     asked="🔄 Luca chiede la rivincita. Anna, ci stai? Tocca ✋ Partecipa.",
     host="Organizzata da Anna",
     lobby="🃏 Nuova partita: Scala 40",
+    computer="🤖 + Facile",
+    cancelled="Partita annullata.",
+    delete="/deletemydata",
+    only_computers="Al tavolo ci sono solo computer: siediti con ✋ Partecipa.",
 )
 ENGLISH = Words(
     lang="en",
@@ -113,6 +122,10 @@ ENGLISH = Words(
     asked="🔄 Luca wants a rematch. Anna, are you in? Tap ✋ Join.",
     host="Hosted by Anna",
     lobby="🃏 New match: Scala 40",
+    computer="🤖 + Easy",
+    cancelled="Match cancelled.",
+    delete="/deletemydata",
+    only_computers="Only computers are seated: tap ✋ Join to sit down.",
 )
 BOTH = pytest.mark.parametrize("words", [ITALIAN, ENGLISH], ids=["it", "en"])
 OTHER = {"it": ENGLISH, "en": ITALIAN}
@@ -314,3 +327,93 @@ async def test_the_rematch_asks_and_a_lobby_passes_to_the_next_host(
         assert lobby is not None and words.host in lobby.text.splitlines()
         answer, panel = await tap(server, service, anna, lobby, words.options)
         assert answer["text"] is None and words.opening in "".join(keyboard_data(panel))
+
+
+async def open_lobby(server: FakeTelegramServer, service: Tavolo, words: Words) -> FakeMessage:
+    """Everyone starts the bot in private; Anna opens a Scala 40 lobby in the group: its
+    message."""
+    for user_id in (ANNA, LUCA, MARCO):
+        if user_id in server.users:
+            server.user(user_id).send(user_id, "/start")
+    await settle(server, service)
+    server.user(ANNA).send(GROUP, words.new)
+    await settle(server, service)
+    return last(server, GROUP)
+
+
+async def erase(server: FakeTelegramServer, service: Tavolo, words: Words, user_id: int) -> None:
+    """The user erases their data in private, and confirms."""
+    user = server.user(user_id)
+    user.send(user_id, words.delete)
+    await settle(server, service)
+    question = last(server, user_id)
+    await user.press(user_id, question.message_id, button_data(question, words.yes)).answered()
+    await settle(server, service)
+
+
+@BOTH
+async def test_a_host_who_erases_their_data_passes_the_lobby_on(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, words: Words
+) -> None:
+    """Anna hosts, Luca and Marco sit; Anna erases her data: her seat goes, the lobby is
+    Luca's and says so, and he starts the match."""
+    server = fake_telegram
+    everyone = [(ANNA, "Anna", words.lang), (LUCA, "Luca", words.lang)]
+    seat_people(server, GROUP, words.title, [*everyone, (MARCO, "Marco", words.lang)])
+    async with running_bot(server, tmp_path / "t.db") as service:
+        lobby = await open_lobby(server, service, words)
+        await tap(server, service, server.user(LUCA), lobby, words.join)
+        await tap(server, service, server.user(MARCO), lobby, words.join)
+        await erase(server, service, words, ANNA)
+        record = service.store.active_match_in_chat(GROUP)
+        assert record is not None and record.creator_id == LUCA
+        assert [s.name for s in record.seats] == ["Luca", "Marco"]
+        lobby = server.message(GROUP, lobby.message_id)
+        assert lobby is not None and words.host.replace("Anna", "Luca") in lobby.text
+        assert "Anna" not in lobby.text
+        answer, _ = await tap(server, service, server.user(LUCA), lobby, words.start)
+        assert answer["text"] is None
+        assert service.store.get_match(record.id).status == "playing"
+
+
+@BOTH
+async def test_a_lobby_left_without_a_person_by_an_erasure_is_cancelled(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, words: Words
+) -> None:
+    """Anna hosts with a computer and erases her data: nobody is left to start it, so the
+    lobby is cancelled and says so; Luca opens a new one."""
+    server = fake_telegram
+    people(server, words)
+    async with running_bot(server, tmp_path / "t.db") as service:
+        lobby = await open_lobby(server, service, words)
+        await tap(server, service, server.user(ANNA), lobby, words.computer)
+        await erase(server, service, words, ANNA)
+        lobby = server.message(GROUP, lobby.message_id)
+        assert lobby is not None and lobby.text == words.cancelled
+        server.user(LUCA).send(GROUP, words.new)
+        await settle(server, service)
+        record = service.store.active_match_in_chat(GROUP)
+        assert record is not None and record.creator_id == LUCA
+        assert last(server, GROUP).text.startswith(words.lobby)
+
+
+@BOTH
+async def test_a_lobby_with_only_computers_seated_cannot_start(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, words: Words
+) -> None:
+    """Anna seats two computers and leaves: she still hosts (she may sit again), but a match
+    of computers alone does not start, and she is told why."""
+    server = fake_telegram
+    people(server, words)
+    anna = server.user(ANNA)
+    async with running_bot(server, tmp_path / "t.db") as service:
+        lobby = await open_lobby(server, service, words)
+        for _ in range(2):
+            lobby = (await tap(server, service, anna, lobby, words.computer))[1]
+        lobby = (await tap(server, service, anna, lobby, words.leave))[1]
+        record = service.store.active_match_in_chat(GROUP)
+        assert record is not None and all(s.is_computer for s in record.seats)
+        assert len(record.seats) == 2
+        answer, _ = await tap(server, service, anna, lobby, words.start)
+        assert answer["text"] == words.only_computers
+        assert service.store.get_match(record.id).status == "lobby"

@@ -319,3 +319,23 @@ class TestDeleteUserData:
         assert store.replay(lobby.id).to_json() == game.to_json()
         for match in store.unfinished_matches():
             assert all(s.user_id != 2 for s in match.seats)
+
+    def test_an_erased_person_leaves_every_lobby(self, store: Store) -> None:
+        """Their seats go; a lobby they host passes to the next seated person, or is cancelled
+        when none is left; a lobby hosted by someone else keeps its host."""
+        passed = store.create_match(-1, "scala40", {}, 2, "Bea", seed=1)
+        store.add_seat(passed.id, None, "CPU", "facile")
+        store.add_seat(passed.id, 1, "Anna")
+        alone = store.create_match(-2, "scala40", {}, 2, "Bea", seed=1)
+        store.add_seat(alone.id, None, "CPU", "facile")
+        guest = store.create_match(-3, "scopone", {}, 1, "Anna", seed=1)
+        store.add_seat(guest.id, 2, "Bea")
+
+        assert sorted(store.delete_user_data(2)) == sorted([passed.id, alone.id, guest.id])
+
+        after = store.get_match(passed.id)
+        assert (after.status, after.creator_id) == ("lobby", 1)
+        assert [(s.seat, s.name) for s in after.seats] == [(0, "CPU"), (1, "Anna")]
+        assert store.get_match(alone.id).status == "stopped"
+        after = store.get_match(guest.id)
+        assert (after.creator_id, [s.name for s in after.seats]) == (1, ["Anna"])
