@@ -6,12 +6,20 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from bot_harness import RIGGED_HANDS, running_bot, seat_people, settle, store_started_match
+from bot_harness import (
+    RIGGED_HANDS,
+    button_data,
+    running_bot,
+    seat_people,
+    settle,
+    store_started_match,
+)
 from fake_telegram import FakeTelegramServer
 from manual_scheduler import ManualScheduler
 from s40_helpers import position
 
 from engine.scala40 import Options
+from storage import ANONYMOUS
 
 GROUP, ANNA, LUCA = -100970, 1001, 1002
 
@@ -177,3 +185,32 @@ async def test_no_timer_when_turn_seconds_is_zero(
         await settle(server, service)
         assert service.store.get_match(match_id).deadline is None
         assert clock.jobs == {}
+
+
+async def test_an_erased_players_seat_plays_on_by_the_timer(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Luca erases his data during his turn: his seat stays, anonymous; at the deadline the
+    engine plays it (autoplay) and the turn passes to Anna; nothing more goes to Luca."""
+    server = fake_telegram
+    people(server)
+    database = tmp_path / "t.db"
+    match_id = stored_match(database, Options(turn_seconds=120))
+    clock = ManualScheduler()
+    luca = server.user(LUCA)
+    async with running_bot(server, database, clock) as service:
+        await settle(server, service)
+        luca.send(LUCA, "/deletemydata")
+        await settle(server, service)
+        question = server.last_message(LUCA, from_bot=True)
+        assert question is not None
+        await luca.press(LUCA, question.message_id, button_data(question, "✅ Yes")).answered()
+        await settle(server, service)
+        told = server.last_message(LUCA, from_bot=True)
+        record = service.store.get_match(match_id)
+        assert (record.seats[1].user_id, record.seats[1].name) == (None, ANONYMOUS)
+        await clock.advance(120)
+        await settle(server, service)
+        assert [m.action for m in service.store.moves(match_id)] == ["timeout"]
+        assert service.store.get_match(match_id).deadline_seat == 0
+        assert server.last_message(LUCA, from_bot=True) == told
