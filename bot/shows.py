@@ -14,6 +14,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -234,14 +235,35 @@ class Shows:
             text = self.hand_title(record, lang) + "\n" + recap
             if closed is not None and match.hand_number > closed:
                 text += "\n" + t(lang, "hand.recap_next", hand=match.hand_number)
+            done = functools.partial(self._recap_shown, record.id, seat.seat, closed or 0)
             self.outbox.put(
                 user,
                 ("recap", record.id, seat.seat, old),
                 functools.partial(Render, old, None, clip(text)),
-                lambda _id, _shown: None,
+                done,
                 Priority.HAND,
             )
             self._recapped.add((record.id, seat.seat))
+
+    def _recap_shown(self, match_id: int, seat: int, hand: int, *_: object) -> None:
+        """The recap is out (or could not be): a resume does not show it again."""
+        self.store.set_recap_hand(match_id, seat, hand)
+
+    def hand_end(self, record: MatchRecord) -> None:
+        """At a resume: the end of the latest hand, if the bot stopped before showing it (its
+        summary in the group, then the table below it; each recap, then the new hand below
+        it), exactly as it would have been shown; what was shown is not shown again."""
+        if record.status != "playing" or record.state_json is None:
+            return
+        match = self.matches.engine(record)
+        closed = ui_for(record.game).closed_hand(match)
+        if closed is None or match.is_over:
+            return
+        if record.shown_hand is not None and record.shown_hand < closed:
+            self.summaries(record, match, closed=True)
+        seats = [s for s in record.seats if s.recap_hand is not None and s.recap_hand < closed]
+        if seats:
+            self.recap(replace(record, seats=tuple(seats)), match)
 
     def hand_title(self, record: MatchRecord, lang: str) -> str:
         """A hand message's first line: the game and where it is played."""
@@ -436,14 +458,17 @@ class Shows:
             if summary:
                 if not match.is_over:
                     self._summing.add(record.id)
-                done = functools.partial(self._summary_shown, record.id)
+                hand = ui_for(record.game).closed_hand(match) or 0
+                done = functools.partial(self._summary_shown, record.id, hand)
                 self.outbox.send(record.chat_id, summary, priority=Priority.NOTICE, done=done)
         if match.is_over:
             text, markup = self.final_ranking(record, match)
             self.outbox.send(record.chat_id, text, markup, Priority.NOTICE)
 
-    def _summary_shown(self, match_id: int, _message_id: int | None) -> None:
-        """The hand's summary is out: the table of the next hand goes below it."""
+    def _summary_shown(self, match_id: int, hand: int, _message_id: int | None) -> None:
+        """The hand's summary is out (or could not be: it is not posted twice): the table of
+        the next hand goes below it."""
+        self.store.set_shown_hand(match_id, hand)
         if match_id in self._summing:
             self._summing.discard(match_id)
             self.table(match_id, fresh=True, follow=False)
@@ -479,7 +504,9 @@ class Shows:
         return text
 
     def everything(self, record: MatchRecord) -> None:
-        """The table, every hand and the bells (after a start or a resume)."""
+        """The table, every hand and the bells (after a start or a resume), after the end of
+        the last hand if it was not shown yet."""
+        self.hand_end(record)
         self.table(record.id)
         for seat in range(len(record.seats)):
             self.hand(record.id, seat)

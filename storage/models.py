@@ -157,6 +157,9 @@ class MatchTable(SQLModel, table=True):
     deadline_seat: int | None = _int(nullable=True)
     turn_version: int | None = _int(nullable=True)
     """The version at which the current turn started (the turn its bell rings for)."""
+    shown_hand: int | None = Field(default=0, sa_column=Column(Integer, nullable=True, default=0))
+    """The latest hand whose summary the group has been shown (NULL: written by an older
+    Tavolo, which kept it in memory): a resume shows the end of a later hand that ended."""
     created_at: datetime = _time()
     updated_at: datetime = _time()
     finished_at: datetime | None = _time(nullable=True)
@@ -184,6 +187,8 @@ class SeatTable(SQLModel, table=True):
     turn_message_id: int | None = _id()
     turn_version: int | None = _int(nullable=True)
     """The turn (``matches.turn_version``) the seat's turn bell rings for."""
+    recap_hand: int | None = Field(default=0, sa_column=Column(Integer, nullable=True, default=0))
+    """The latest hand whose recap the seat's old hand message shows (NULL: older Tavolo)."""
     ui_selected: str = _text()
     ui_staged: str = _text()
     ui_order: str | None = _text(nullable=True)

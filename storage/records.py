@@ -82,6 +82,9 @@ class SeatRecord:
     """The digest of the edit sent last (it differs from ``hand_digest`` while unconfirmed)."""
     turn_version: int | None = None
     """The turn (:attr:`MatchRecord.turn_version`) the stored turn bell rings for."""
+    recap_hand: int | None = 0
+    """The latest hand whose recap the seat's hand message turned into (None: not known, a
+    match stored by an older Tavolo)."""
 
     @property
     def is_computer(self) -> bool:
@@ -123,6 +126,9 @@ class MatchRecord:
     """The digest of the edit sent last (it differs from ``table_digest`` while unconfirmed)."""
     turn_version: int | None = None
     """The version at which the current turn started (None: no turn, or not known)."""
+    shown_hand: int | None = 0
+    """The latest hand whose summary the group was shown (None: not known, a match stored by
+    an older Tavolo)."""
 
     @property
     def players(self) -> int:

@@ -268,6 +268,7 @@ def _seat_record(row: SeatTable) -> SeatRecord:
         turn_chat_id=row.turn_chat_id,
         turn_message_id=row.turn_message_id,
         turn_version=row.turn_version,
+        recap_hand=row.recap_hand,
         ui=_seat_ui(row),
     )
 
@@ -292,6 +293,7 @@ def _match_record(row: MatchTable, seats: Iterable[SeatTable]) -> MatchRecord:
         deadline=row.deadline,
         deadline_seat=row.deadline_seat,
         turn_version=row.turn_version,
+        shown_hand=row.shown_hand,
         created_at=row.created_at,
         updated_at=row.updated_at,
         finished_at=row.finished_at,
@@ -1156,6 +1158,14 @@ class Store:
             self._update_seat(match_id, seat, hand_pending=digest)
         else:
             self._update_seat(match_id, seat, hand_digest=digest, hand_pending=digest)
+
+    def set_shown_hand(self, match_id: int, hand: int) -> None:
+        """Remember that the group was shown the summary of hand ``hand``."""
+        self._update_match(match_id, shown_hand=hand)
+
+    def set_recap_hand(self, match_id: int, seat: int, hand: int) -> None:
+        """Remember that the seat's hand message turned into the recap of hand ``hand``."""
+        self._update_seat(match_id, seat, recap_hand=hand)
 
     def set_hand_message(self, match_id: int, seat: int, message_id: int | None) -> None:
         """Remember the seat's hand message, in the player's private chat (id = user id)."""

@@ -6,6 +6,7 @@ hand; a stop reposts no summary and says the match was interrupted."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bot_harness import button_data, hand_of, running_bot, seat_people, settle, store_started_match
@@ -14,7 +15,8 @@ from s40_helpers import position
 
 from bot.service import Tavolo
 from engine import scala40, scopone
-from storage import Store
+from engine.games import GameMatch
+from storage import MatchRecord, Store
 
 ANNA, LUCA, GROUP = 1001, 1002, -100640
 PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en")]
@@ -151,6 +153,66 @@ async def test_the_summary_comes_before_the_next_table_and_every_hand_recaps(
             hand = hand_of(server, service, match_id, user)
             assert hand.text.splitlines() == ["🃏 Scala 40 · Circolo", stopped]
             assert not hand.inline_keyboard
+
+
+def die_after_storing(service: Tavolo, summary: bool) -> None:
+    """The bot dies as soon as a move is stored, before anything it shows goes out; with
+    ``summary``, once the hand's summary (and the table below it) went out, before the recaps."""
+
+    def show(record: MatchRecord, match: GameMatch, *_: Any, closed: bool = False) -> None:
+        if summary:
+            service.shows.summaries(record, match, closed)
+
+    service.moves._show = show  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("summary", [False, True], ids=["nothing_shown", "summary_shown"])
+@pytest.mark.parametrize("lang", ["it", "en"])
+async def test_the_end_of_a_hand_shows_after_a_restart(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, lang: str, summary: bool
+) -> None:
+    """The bot stops right after Anna's closing discard is stored, before the end of the
+    hand is shown (or once the summary and the table below it are out, before the recaps).
+    Restarted, it shows the rest as it would have: the group reads the summary once, then
+    hand 2's table below it; each hand message turns into its recap, hand 2 below it."""
+    server = fake_telegram
+    seat_people(server, GROUP, "Circolo", PEOPLE)
+    database = tmp_path / "r.db"
+    match_id = closing_match(database, lang)
+    async with running_bot(server, database) as service:
+        await settle(server, service)
+        record = service.store.get_match(match_id)
+        old_table = record.table_message_id or 0
+        old_hands = [seat.hand_message_id or 0 for seat in record.seats]
+        die_after_storing(service, summary)
+        await close_the_hand(server, service, match_id)
+        assert service.engine(service.store.get_match(match_id)).hand_number == 2
+    async with running_bot(server, database) as service:
+        await settle(server, service)
+        said, table = server.messages(GROUP, from_bot=True)
+        assert said.text.splitlines() == [*SUMMARY[lang], TOTALS[lang].format(100)]
+        assert server.message(GROUP, old_table).deleted  # type: ignore[union-attr]
+        assert table.message_id == service.store.get_match(match_id).table_message_id
+        assert table.text.startswith(
+            {"it": "🃏 Scala 40 · mano 2", "en": "🃏 Scala 40 · hand 2"}[lang]
+        )
+        for user, old, recap, below in (
+            (ANNA, old_hands[0], ANNA_RECAP, "⬇️ La mano 2 è qui sotto."),
+            (LUCA, old_hands[1], LUCA_RECAP, "⬇️ Hand 2 is below."),
+        ):
+            message = server.message(user, old)
+            assert message is not None and not message.inline_keyboard
+            assert message.text.splitlines() == [*recap[:-1], recap[-1].format(100), below]
+            hand = hand_of(server, service, match_id, user)
+            assert hand.message_id > old and hand.inline_keyboard
+    async with running_bot(server, database) as service:  # and once only
+        await settle(server, service)
+        group = server.messages(GROUP, from_bot=True)
+        assert [m.message_id for m in group] == [said.message_id, table.message_id]
+        for user, old in zip((ANNA, LUCA), old_hands, strict=True):
+            kept = [m for m in server.messages(user, from_bot=True) if m.text[0] != "🔔"]
+            hand = hand_of(server, service, match_id, user)
+            assert [m.message_id for m in kept] == [old, hand.message_id]
 
 
 RANKING = {
