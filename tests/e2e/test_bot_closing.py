@@ -357,3 +357,164 @@ async def test_a_private_match_is_a_conversation_with_one_person(
         assert ranking is not None and ranking.text.splitlines()[:-1] == words["hand"][1:]
         sent = server.messages(ANNA, from_bot=True, include_deleted=True)
         assert not [m for m in sent if m.text.startswith("🔔")]
+
+
+ALONE = {
+    "it": {
+        "recap": [
+            "🃏 Scala 40 · la tua partita",
+            "🏁 Mano 1: Anna chiude scartando 5♦.",
+            "Hai chiuso tu: 0 punti.",
+            "Totali: Anna 0 · 🤖 Computer 1 100 · a 101 si è fuori",
+            "⬇️ La mano 2 è qui sotto.",
+        ],
+        "summary": [
+            "🏁 Mano 1: Anna chiude scartando 5♦.",
+            "Anna: ha chiuso → 0",
+            "🤖 Computer 1: non ha calato → 100 fissi (9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
+            "Totali: Anna 0 · 🤖 Computer 1 100 · a 101 si è fuori",
+        ],
+        "table": "🃏 Scala 40 · mano 2 · si esce a 101",
+        "discard": "🗑 Scarta 5♦",
+    },
+    "en": {
+        "recap": [
+            "🃏 Scala 40 · your match",
+            "🏁 Hand 1: Anna closes, discarding 5♦.",
+            "You closed: 0 points.",
+            "Totals: Anna 0 · 🤖 Computer 1 100 · out at 101",
+            "⬇️ Hand 2 is below.",
+        ],
+        "summary": [
+            "🏁 Hand 1: Anna closes, discarding 5♦.",
+            "Anna: closed → 0",
+            "🤖 Computer 1: never laid down → a flat 100 (9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
+            "Totals: Anna 0 · 🤖 Computer 1 100 · out at 101",
+        ],
+        "table": "🃏 Scala 40 · hand 2 · out at 101",
+        "discard": "🗑 Discard 5♦",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+async def test_a_private_hand_ends_in_order_recap_summary_table_then_the_new_hand(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, lang: str
+) -> None:
+    """Anna plays Scala 40 in her private chat against a computer and closes hand 1. Her
+    hand message turns into her recap; below it the summary, then hand 2's table (the old
+    one gone), then her new hand, the chat's last message."""
+    server = fake_telegram
+    server.add_user(ANNA, "Anna", language_code=lang).start_private()
+    server.pop_updates()
+    match = position(
+        ["5D", "2C 3C 4C 9S 10S KD"],
+        melds=[(0, "7H 8H 9H"), (0, "JS QS KS")],
+        discard="KH",
+        opened=[True, False],
+        turns_done=[3, 3],
+        to_play=0,
+        dealer=0,
+        phase="play",
+    )
+    match_id = store_started_match(
+        tmp_path / "a.db", ANNA, "", [(ANNA, "Anna", lang)], "scala40", match.to_json(),
+        scala40.Options().to_dict(), computers=1,
+    )  # fmt: skip
+    words, anna = ALONE[lang], server.user(ANNA)
+    async with running_bot(server, tmp_path / "a.db") as service:
+        await settle(server, service)
+        old_table = service.store.get_match(match_id).table_message_id or 0
+        for label in ("5♦", words["discard"]):
+            hand = hand_of(server, service, match_id, ANNA)
+            answer = await anna.press(ANNA, hand.message_id, button_data(hand, label)).answered()
+            assert answer["text"] is None
+            await settle(server, service)
+        recap, summary, table, new = server.messages(ANNA, from_bot=True)
+        assert recap.message_id == hand.message_id and not recap.inline_keyboard
+        assert recap.text.splitlines() == words["recap"]
+        assert summary.text.splitlines() == words["summary"]
+        assert server.message(ANNA, old_table).deleted  # type: ignore[union-attr]
+        assert table.message_id == service.store.get_match(match_id).table_message_id
+        assert table.text.splitlines()[0] == words["table"]
+        assert new == hand_of(server, service, match_id, ANNA) and new.inline_keyboard
+
+
+def scopone_last_card() -> scopone.Match:
+    """Hand 1 played to its last card: Anna's K♥, with 5♠ 6♥ 7♦ K♦ on the table."""
+    match = scopone.new_match(seed=6)
+    while sum(len(match.hand(seat)) for seat in range(4)) > 1:
+        match.play(match.legal_actions()[0])
+    assert match.to_play == 0 and [str(c) for c in match.hand(0)] == ["KH"]
+    return match
+
+
+SCOPONE_SUMMARY = {
+    "it": [
+        "🏁 Mano 1",
+        "Anna + 🤖 Computer 1: carte 1 · denari 1 · primiera 1 · settebello 1 · scope 0 = 4",
+        "Luca + 🤖 Computer 2: carte 0 · denari 0 · primiera 0 · settebello 0 · scope 0 = 0",
+        "Le carte rimaste in tavola (5♠ 6♥ 7♦) vanno ad Anna: l'ultima presa è sua.",
+        "Punti: Anna + 🤖 Computer 1 4 · Luca + 🤖 Computer 2 0 (si vince a 11)",
+    ],
+    "en": [
+        "🏁 Hand 1",
+        "Anna + 🤖 Computer 1: cards 1 · coins 1 · primiera 1 · settebello 1 · scopas 0 = 4",
+        "Luca + 🤖 Computer 2: cards 0 · coins 0 · primiera 0 · settebello 0 · scopas 0 = 0",
+        "The cards left on the table (5♠ 6♥ 7♦) go to Anna, who took last.",
+        "Points: Anna + 🤖 Computer 1 4 · Luca + 🤖 Computer 2 0 (to win: 11)",
+    ],
+}
+PILES = [
+    "Anna + 🤖 Computer 1 (26): 2♠ 2♥ A♦ 3♦ 4♦ 4♥ 4♣ 5♦ 5♣ A♣ 5♥ 6♦ 3♥ 4♠ 7♥ 7♠ 7♣ J♠ J♦ J♥ "
+    "J♣ K♦ K♥ 5♠ 6♥ 7♦",
+    "Luca + 🤖 Computer 2 (14): A♠ A♥ 2♦ 2♣ 3♣ 3♠ 6♠ 6♣ Q♠ Q♥ K♠ K♣ Q♣ Q♦",
+]
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+async def test_a_scopone_hand_ends_with_the_leftover_cards_and_the_scores(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, lang: str
+) -> None:
+    """Anna plays the last card of Scopone's hand 1, K♥ taking K♦: the group reads the
+    points of each side, who takes the cards left on the table, the scores and the piles,
+    then hand 2's table below it. Each hand message turns into its player's recap (without
+    the piles), in the player's language, and hand 2 is posted below it."""
+    server = fake_telegram
+    seat_people(server, GROUP, "Circolo", PEOPLE)
+    database = tmp_path / "s.db"
+    match_id = store_started_match(
+        database, GROUP, "Circolo", PEOPLE, "scopone", scopone_last_card().to_json(),
+        scopone.Options().to_dict(), computers=2,
+    )  # fmt: skip
+    store = Store.open(f"sqlite:///{database}")
+    try:
+        store.set_chat_language(GROUP, lang)
+    finally:
+        store.close()
+    async with running_bot(server, database) as service:
+        await settle(server, service)
+        record = service.store.get_match(match_id)
+        old_table = record.table_message_id or 0
+        old_hands = [seat.hand_message_id or 0 for seat in record.seats[:2]]
+        hand = hand_of(server, service, match_id, ANNA)
+        answer = await server.user(ANNA).press(ANNA, hand.message_id, button_data(hand, "K♥"))
+        assert answer["text"] is None
+        await settle(server, service)
+
+        summary, table = server.messages(GROUP, from_bot=True)
+        assert summary.text.splitlines() == [*SCOPONE_SUMMARY[lang], *PILES]
+        assert server.message(GROUP, old_table).deleted  # type: ignore[union-attr]
+        assert table.message_id == service.store.get_match(match_id).table_message_id
+        assert table.text.startswith(
+            {"it": "🃏 Scopone · mano 2", "en": "🃏 Scopone · hand 2"}[lang]
+        )
+        for user, old, user_lang, below in (
+            (ANNA, old_hands[0], "it", "⬇️ La mano 2 è qui sotto."),
+            (LUCA, old_hands[1], "en", "⬇️ Hand 2 is below."),
+        ):
+            message = server.message(user, old)
+            assert message is not None and not message.inline_keyboard
+            recap = ["🃏 Scopone · Circolo", *SCOPONE_SUMMARY[user_lang], below]
+            assert message.text.splitlines() == recap
+            assert hand_of(server, service, match_id, user).message_id > old
