@@ -337,6 +337,16 @@ class TestTurnsAndConfirmations:
         store.set_turn_message(record.id, 1, None, None, turn_version=version)
         assert store.get_match(record.id).seats[1].turn_version is None
 
+    def test_the_end_of_a_hand_shown_is_remembered(self, store: Store) -> None:
+        """A new match has shown no hand's end (0); the summary and each seat's recap of a
+        hand are remembered once shown."""
+        record, _ = started(store, "scopone", 4)
+        assert record.shown_hand == 0 and [s.recap_hand for s in record.seats] == [0] * 4
+        store.set_shown_hand(record.id, 1)
+        store.set_recap_hand(record.id, 2, 1)
+        stored = store.get_match(record.id)
+        assert stored.shown_hand == 1 and [s.recap_hand for s in stored.seats] == [0, 0, 1, 0]
+
     def test_a_question_is_answered_once(self, store: Store) -> None:
         asked = store.ask(-100, 7, "stop", match_id=3)
         question = store.confirmation(asked)
