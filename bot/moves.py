@@ -123,8 +123,8 @@ class Moves:
         self, match_id: int, version: int, mover: int | None, new_hand: bool, closed: bool
     ) -> None:
         """Show a committed move once the store answers again, rendered from the store: the
-        table, the hands and the bells; the end of a hand or match only if no move followed
-        (stored work drives the timers and the computers meanwhile)."""
+        table, the hands and the bells; the end of the match only if no move followed (stored
+        work drives the timers and the computers meanwhile), the end of a hand if not shown."""
         wait = BACK_FIRST
         while True:
             await asyncio.sleep(wait)

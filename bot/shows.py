@@ -75,6 +75,8 @@ class Shows:
         self._recapped: set[tuple[int, int]] = set()
         """Seats whose old hand message turned into the recap of the hand just ended: their
         next hand is a new message below it."""
+        self._recaps_out: set[tuple[int, int]] = set()
+        """Seats whose recap is on its way (not yet stored as shown)."""
 
     def _claim(self, kind: str, match_id: int, seat: int = 0) -> Claim | None:
         """The claim of a live message's delivery, when instances may share the store (one
@@ -244,24 +246,34 @@ class Shows:
                 Priority.HAND,
             )
             self._recapped.add((record.id, seat.seat))
+            self._recaps_out.add((record.id, seat.seat))
 
     def _recap_shown(self, match_id: int, seat: int, hand: int, *_: object) -> None:
         """The recap is out (or could not be): a resume does not show it again."""
         self.store.set_recap_hand(match_id, seat, hand)
+        self._recaps_out.discard((match_id, seat))
 
     def hand_end(self, record: MatchRecord) -> None:
-        """At a resume: the end of the latest hand, if the bot stopped before showing it (its
-        summary in the group, then the table below it; each recap, then the new hand below
-        it), exactly as it would have been shown; what was shown is not shown again."""
+        """At a resume (or once the store is back): the end of the latest hand, if the bot
+        stopped before showing it (its summary in the group, then the table below it; each
+        recap, then the new hand below it), exactly as it would have been shown; what was
+        shown (or is on its way) is not shown again."""
         if record.status != "playing" or record.state_json is None:
             return
         match = self.matches.engine(record)
         closed = ui_for(record.game).closed_hand(match)
         if closed is None or match.is_over:
             return
-        if record.shown_hand is not None and record.shown_hand < closed:
+        shown = record.shown_hand
+        if shown is not None and shown < closed and record.id not in self._summing:
             self.summaries(record, match, closed=True)
-        seats = [s for s in record.seats if s.recap_hand is not None and s.recap_hand < closed]
+        seats = [
+            s
+            for s in record.seats
+            if s.recap_hand is not None
+            and s.recap_hand < closed
+            and (record.id, s.seat) not in self._recaps_out
+        ]
         if seats:
             self.recap(replace(record, seats=tuple(seats)), match)
 

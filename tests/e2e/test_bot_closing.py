@@ -187,7 +187,7 @@ async def test_the_end_of_a_hand_shows_after_a_restart(
         die_after_storing(service, summary)
         await close_the_hand(server, service, match_id)
         assert service.engine(service.store.get_match(match_id)).hand_number == 2
-    async with running_bot(server, database) as service:
+    async with running_bot(server, database, strict=False) as service:
         await settle(server, service)
         said, table = server.messages(GROUP, from_bot=True)
         assert said.text.splitlines() == [*SUMMARY[lang], TOTALS[lang].format(100)]
@@ -205,7 +205,7 @@ async def test_the_end_of_a_hand_shows_after_a_restart(
             assert message.text.splitlines() == [*recap[:-1], recap[-1].format(100), below]
             hand = hand_of(server, service, match_id, user)
             assert hand.message_id > old and hand.inline_keyboard
-    async with running_bot(server, database) as service:  # and once only
+    async with running_bot(server, database, strict=False) as service:  # and once only
         await settle(server, service)
         group = server.messages(GROUP, from_bot=True)
         assert [m.message_id for m in group] == [said.message_id, table.message_id]
@@ -213,6 +213,16 @@ async def test_the_end_of_a_hand_shows_after_a_restart(
             kept = [m for m in server.messages(user, from_bot=True) if m.text[0] != "🔔"]
             hand = hand_of(server, service, match_id, user)
             assert [m.message_id for m in kept] == [old, hand.message_id]
+    within_limits_but_a_restart(server)
+
+
+def within_limits_but_a_restart(server: FakeTelegramServer) -> None:
+    """No identical edit and no late answer. A restarted bot does not know how much of a
+    private chat's budget the old process spent in its last second: Telegram may ask it to
+    wait there, and it waits (what it shows still comes, as the test checks)."""
+    assert not [c.summary() for c in server.calls if c.error and "not modified" in c.error]
+    assert not [c.summary() for c in server.calls_of("answerCallbackQuery", ok=False)]
+    assert all(c.params["chat_id"] > 0 for c in server.flood_refusals)
 
 
 RANKING = {
