@@ -23,7 +23,6 @@ from bot.render.table import (
     name_of,
     pairs_line,
     recent_lines,
-    says_ad,
     side_name,
     turn_text,
     waiting_line,
@@ -147,8 +146,7 @@ def hand_result_text(
     if score.leftover and score.last_capturer is not None:
         left = show.cards([str(c) for c in score.leftover])
         name = name_of(names, score.last_capturer)
-        key = "hand.scopone_leftover_ad" if says_ad(name) else "hand.scopone_leftover"
-        lines.append(t(lang, key, cards=left, name=name))
+        lines.append(t(lang, "hand.scopone_leftover", cards=left, name=name))
     if scores and target is not None:
         lines.append(t(lang, "hand.scores", scores=_scores(names, sides, scores), target=target))
     if piles:

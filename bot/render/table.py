@@ -140,15 +140,15 @@ def recent_lines(lines: Sequence[str], moves: Sequence[str], seal: str) -> list[
 
 def waiting_line(lang: str, name: str) -> str:
     """Whose turn it is, seen by a player waiting: "⏳ Tocca a Luca." ("ad" before an "a")."""
-    return t(lang, "hand.wait_ad" if says_ad(name) else "hand.wait", name=name)
+    return t(lang, "hand.wait_ad" if _vowel_a(name) else "hand.wait", name=name)
 
 
 def turn_line(lang: str, name: str) -> str:
     """The table's "Tocca a <b>Luca</b>" ("ad" before an "a")."""
-    return t(lang, "table.turn_ad" if says_ad(name) else "table.turn", name=name)
+    return t(lang, "table.turn_ad" if _vowel_a(name) else "table.turn", name=name)
 
 
-def says_ad(name: str) -> bool:
+def _vowel_a(name: str) -> bool:
     """Whether Italian says "ad" before the name (it starts with an "a")."""
     return name.lstrip(FSI)[:1].lower() in ("a", "à")
 
