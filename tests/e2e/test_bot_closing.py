@@ -464,7 +464,7 @@ SCOPONE_SUMMARY = {
         "🏁 Mano 1",
         "Anna + 🤖 Computer 1: carte 1 · denari 1 · primiera 1 · settebello 1 · scope 0 = 4",
         "Luca + 🤖 Computer 2: carte 0 · denari 0 · primiera 0 · settebello 0 · scope 0 = 0",
-        "Le carte rimaste in tavola (5♠ 6♥ 7♦) vanno ad Anna: l'ultima presa è sua.",
+        "Le carte rimaste in tavola (5♠ 6♥ 7♦) vanno a chi ha fatto l'ultima presa: Anna.",
         "Punti: Anna + 🤖 Computer 1 4 · Luca + 🤖 Computer 2 0 (si vince a 11)",
     ],
     "en": [
