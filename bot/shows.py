@@ -72,9 +72,10 @@ class Shows:
         self._blocked: set[tuple[int, int]] = set()
         self._summing: set[int] = set()
         """Matches whose hand summary is on its way: their next table goes below it."""
-        self._recapped: set[tuple[int, int]] = set()
-        """Seats whose old hand message turned into the recap of the hand just ended: their
-        next hand is a new message below it."""
+        self._recapped: dict[tuple[int, int], int] = {}
+        """Seats whose old hand message (the value) turned into the recap of the hand just
+        ended: their next hand is a new message below it, while that message is still the
+        stored hand (another instance may have moved on meanwhile)."""
         self._recaps_out: set[tuple[int, int]] = set()
         """Seats whose recap is on its way (not yet stored as shown)."""
 
@@ -200,8 +201,8 @@ class Shows:
             return
         if match_id in self._summing and user == record.table_chat_id:
             return  # the table is posted first, then the hand below it (_hands_below)
-        if (match_id, seat) in self._recapped:
-            self._recapped.discard((match_id, seat))
+        recapped = self._recapped.pop((match_id, seat), None)
+        if recapped is not None and recapped == record.seats[seat].hand_message_id:
             fresh, retire = True, False
         moved = t(self.people.user_lang(user), "hand.moved") if retire else None
         self.outbox.put(
@@ -245,7 +246,7 @@ class Shows:
                 done,
                 Priority.HAND,
             )
-            self._recapped.add((record.id, seat.seat))
+            self._recapped[(record.id, seat.seat)] = old
             self._recaps_out.add((record.id, seat.seat))
 
     def _recap_shown(self, match_id: int, seat: int, hand: int, *_: object) -> None:
