@@ -46,7 +46,7 @@ from bot.render.hand import (
     score_lines,
     since_lines,
 )
-from bot.render.length import clip
+from bot.render.length import PHONE_COLUMNS, clip, columns
 from bot.render.table import (
     MAX_LINES,
     header,
@@ -291,14 +291,29 @@ def _seat_line(
     if points is None:
         return None
     name = name_of(names, seat)
-    cards = show.cards(result.cards[seat]) if result.cards[seat] else "—"
     if seat == result.closer:
         return t(lang, "hand.line_closer", name=name)
     if result.closer is not None and sides[seat] == sides[result.closer]:
-        return t(lang, "hand.line_partner", name=name, cards=cards)
-    if result.opened and not result.opened[seat]:
-        return t(lang, "hand.line_unopened", name=name, points=points, cards=cards)
-    return t(lang, "hand.line", name=name, cards=cards, points=points)
+        line = t(lang, "hand.line_partner", name=name)
+    elif result.opened and not result.opened[seat]:
+        line = t(lang, "hand.line_unopened", name=name, points=points)
+    else:
+        line = t(lang, "hand.line", name=name, points=points)
+    return with_cards(line, result.cards[seat])
+
+
+def with_cards(text: str, cards: list[str]) -> str:
+    """``text``, then the ``cards`` it counts in brackets: on its last line when the line still
+    fits a phone's width, else on lines of their own ("(9♠ 10♠ K♦ 2♣)")."""
+    if not cards:
+        return text
+    shown = show.cards(cards)
+    inline = f"{text} ({shown})"
+    if columns(inline.rsplit("\n", 1)[-1]) <= PHONE_COLUMNS:
+        return inline
+    words = shown.split(" ")
+    words[0], words[-1] = "(" + words[0], words[-1] + ")"
+    return "\n".join([text, *packed(words, " ")])
 
 
 def standing_lines(
@@ -358,15 +373,16 @@ def _own_line(result: scala40.HandResult, sides: list[int], seat: int, lang: str
     points = result.points[seat] if seat < len(result.points) else None
     if points is None:
         return ""
-    cards = show.cards(result.cards[seat]) if result.cards[seat] else "—"
     if seat == result.closer:
         return t(lang, "hand.recap_closer")
     if result.closer is not None and sides[seat] == sides[result.closer]:
-        return t(lang, "hand.recap_partner", cards=cards)
-    if result.opened and not result.opened[seat]:
+        line = t(lang, "hand.recap_partner")
+    elif result.opened and not result.opened[seat]:
         total = result.card_points[seat] if result.card_points else None
-        return t(lang, "hand.recap_unopened", points=points, cards=cards, sum=total or "?")
-    return t(lang, "hand.recap_cards", cards=cards, points=points)
+        line = t(lang, "hand.recap_unopened", points=points, sum=total or "?")
+    else:
+        line = t(lang, "hand.recap_cards", points=points)
+    return with_cards(line, result.cards[seat])
 
 
 # --- the hand --------------------------------------------------------------------------------
@@ -457,9 +473,7 @@ def _hand_text(
     if running:
         top_text = show.card(top) if top else "—"
         lines.append(t(lang, "hand.piles", card=top_text, stock=view.stock_size))
-        if view.melds:
-            melds = " · ".join(f"{m.number}) {show.meld(m.cards, m.jokers)}" for m in view.melds)
-            lines.append(t(lang, "hand.melds", melds=melds))
+        lines += _hand_melds(view, lang)
         lines += since_lines(lang, moves_since(view, names, lang))
     if ui.staged:
         staged = " | ".join(show.cards(m) for m in staged_tokens(ui, top))
@@ -476,6 +490,18 @@ def _hand_text(
     elif isinstance(ui.step, Swap):
         lines.append(t(lang, "hand.swap", number=ui.step.meld))
     return clip("\n".join(lines))
+
+
+def _hand_melds(view: scala40.View, lang: str) -> list[str]:
+    """The melds on the table, numbered and as the table shows them, as many to a line as a
+    phone's width holds ("Giochi: 1) 7♠ 7♥ 7♦ · 2) 5♠–8♠")."""
+    items = [
+        t(lang, "table.meld", number=m.number, cards=show.short_meld(m.cards, m.jokers))
+        for m in view.melds
+    ]
+    if not items:
+        return []
+    return packed([t(lang, "hand.melds", melds=items[0]), *items[1:]])
 
 
 def _header(view: scala40.View, names: list[str], lang: str, cockpit: Cockpit) -> list[str]:

@@ -142,7 +142,7 @@ class TestHandKeyboards:
         )
         check_keyboard(markup)
         assert "&lt;Gruppo&gt;" in text
-        assert "👉 Tocca a te: 🂠 pesca" in text
+        assert "👉 Tocca a te: pesca o prendi lo scarto." in text
         first = markup.inline_keyboard[0][0]
         top = m.view(seat).discard_top
         assert top is not None and first.text == f"⤴ Prendi {pretty(top)}"

@@ -72,12 +72,14 @@ SUMMARY = {
     "it": [
         "🏁 Mano 1: Anna chiude scartando 5♦.",
         "Anna: ha chiuso → 0",
-        "Luca: non ha calato → 100 fissi (9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
+        "Luca: non ha calato → 100 fissi",
+        "(9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
     ],
     "en": [
         "🏁 Hand 1: Anna closes, discarding 5♦.",
         "Anna: closed → 0",
-        "Luca: never laid down → a flat 100 (9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
+        "Luca: never opened → a flat 100",
+        "(9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
     ],
 }
 TOTALS = {
@@ -93,7 +95,9 @@ ANNA_RECAP = [
 LUCA_RECAP = [
     "🃏 Scala 40 · Circolo",
     "🏁 Hand 1: Anna closes, discarding 5♦.",
-    "You never laid down: a flat 100 (your cards, 9♠ 10♠ K♦ 2♣ 3♣ 4♣, are worth 38).",
+    "You never opened: a flat 100.",
+    "Your cards would be worth 38",
+    "(9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
     "Totals: Anna 0 · Luca {} · out at 101",
 ]
 STOPPED = {

@@ -66,7 +66,7 @@ async def test_the_scala40_hand_says_whose_turn_and_shows_the_table(
             "Hand 1 · out at 101 · ⏳ up to 2 min",  # the time left, to the player to play
             "Points: you 0 · Anna 0",
             "Cards in hand: Anna 13",
-            "👉 Your turn: 🂠 draw, or select the discard ⤴ with the cards that use it.",
+            "👉 Your turn: draw or take the discard.",
             "Discard: K♦ · Stock: 81",
         ]
         assert "🂠 Draw" in keyboard_data(luca) and "⤴ Take K♦" in keyboard_data(luca)
@@ -103,9 +103,9 @@ async def test_the_scala40_hand_says_whose_turn_and_shows_the_table(
             "Mano 1 · si esce a 101 · ⏳ max 2 min",
             "Punti: tu 0 · Luca 0",
             "Carte in mano: Luca 6 ✅",  # he opened
-            "👉 Tocca a te: 🂠 pesca, o seleziona lo scarto ⤴ con le carte che lo usano.",
+            "👉 Tocca a te: pesca o prendi lo scarto.",
             "Pozzo: 2♠ · Tallone: 80",
-            "Giochi: 1) 🃏(5♥) 6♥ 7♥ · 2) 10♠ J♠ Q♠ K♠",
+            "Giochi: 1) 🃏 6♥ 7♥ · 2) 10♠–K♠",
             "Dal tuo ultimo turno:",
             "· Luca pesca",
             "· Luca apre con 58",
@@ -129,7 +129,7 @@ async def test_the_scala40_hand_says_whose_turn_and_shows_the_table(
             "Cards in hand: Anna 13",
             "⏳ Anna to play.",
             "Discard: 2♠ · Stock: 80",
-            "Melds: 1) 🃏(5♥) 6♥ 7♥ · 2) 10♠ J♠ Q♠ K♠",
+            "Melds: 1) 🃏 6♥ 7♥ · 2) 10♠–K♠",
         ]
         assert "🂠 Draw" not in keyboard_data(luca)
         assert server.message(LUCA, bell).deleted  # type: ignore[union-attr]  # his turn passed

@@ -348,8 +348,8 @@ async def test_retry_after_is_honoured(fake_telegram: FakeTelegramServer, tmp_pa
         table = server.message(GROUP, record.table_message_id or 0)
         hand = server.message(LUCA, hand.message_id)
         assert table is not None and "👉 Luca · 14 carte · 0 pt" in table.text  # he drew
-        assert hand is not None and "Cala, attacca o scarta" not in hand.text  # Luca is not open
-        assert "prepara i giochi per aprire" in hand.text
+        assert hand is not None and "cala, attacca o scarta" not in hand.text  # Luca is not open
+        assert "👉 Tocca a te: apri con 40 o scarta." in hand.text
 
 
 async def test_rankings_stats_and_deleting_my_data(
