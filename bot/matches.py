@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from bot.hand_ui import HandUI, decode_step, encode_step
+from bot.render.table import table_names
 from engine.games import GameMatch, GameSpec, game
 from storage import MatchNotFound, MatchRecord, SeatRecord, SeatUI, Store
 
@@ -81,8 +82,10 @@ class Matches:
 
     @staticmethod
     def names(record: MatchRecord) -> list[str]:
-        """Seat display names, in seat order."""
-        return [seat.name for seat in record.seats]
+        """Seat display names, in seat order, as the table shows them (a phone's width:
+        :func:`~bot.render.table.table_names`), so every message of the match names a seat
+        alike."""
+        return table_names(record)
 
     @staticmethod
     def is_computer(record: MatchRecord, match: GameMatch, seat: int) -> bool:

@@ -36,7 +36,7 @@ from bot.hand_ui import (
     toggle,
     tokens,
 )
-from bot.i18n import error_text, t
+from bot.i18n import error_text, safe, t
 from bot.render import cards as show
 from bot.render.hand import (
     HandKeys,
@@ -326,24 +326,23 @@ def standing_lines(
 ) -> list[str]:
     """Each side's total after the hand (with the limit, in the points format), the hands
     won where they decide the match (S40-12.2, S40-12.3), and who is out (S40-12.1)."""
-    totals = " · ".join(
-        f"{side_name(names, sides, side)} {total}" for side, total in enumerate(result.totals)
-    )
-    lines: list[str]
+    totals = [f"{side_name(names, sides, side)} {n}" for side, n in enumerate(result.totals)]
     if fmt == "points" and limit is not None:
-        lines = [t(lang, "hand.totals_limit", totals=totals, limit=limit)]
-    else:
-        lines = [t(lang, "hand.totals", totals=totals)]
+        totals.append(t(lang, "table.goal_points", limit=limit))
+    lines = _labelled(t(lang, "hand.totals", totals=totals[0]), totals[1:])
     if fmt != "points" and result.hands_won:
-        won = " · ".join(
-            f"{side_name(names, sides, side)} {count}"
-            for side, count in enumerate(result.hands_won)
-        )
-        lines.append(t(lang, "hand.won", won=won))
+        won = [f"{side_name(names, sides, side)} {n}" for side, n in enumerate(result.hands_won)]
+        lines += _labelled(t(lang, "hand.won", won=won[0]), won[1:])
     for seat in result.eliminated:
         points = result.totals[sides[seat]]
         lines.append(t(lang, "table.eliminated", name=name_of(names, seat), points=points))
     return lines
+
+
+def _labelled(first: str, items: list[str], separator: str = " · ") -> list[str]:
+    """``first`` (a text with its label) then plain-text ``items``, as many to a line as a
+    phone's width holds."""
+    return packed([first, *(str(safe(item)) for item in items)], separator)
 
 
 def hand_recap(
@@ -482,7 +481,8 @@ def _hand_text(
             t(lang, "hand.staged", melds=staged, total=total if total is not None else "?")
         )
     if view.partner_hand is not None:
-        lines.append(t(lang, "hand.partner", cards=show.cards(view.partner_hand)))
+        cards = show.cards(view.partner_hand).split(" ")  # wraps between cards, as it must
+        lines += _labelled(t(lang, "hand.partner", cards=cards[0]), cards[1:], " ")
     if isinstance(ui.step, Attach):
         lines.append(t(lang, "hand.pick_meld"))
     elif isinstance(ui.step, Declare):

@@ -107,15 +107,17 @@ class TestScala40HandEnd:
         assert scala40_ui.hand_result_text(result, names, sides, "it", "points", 201).split(
             "\n"
         ) == [
-            "🏁 <b>Mano 2</b>: Anna chiude in mano scartando 9♥! Punti doppi.",
+            "🏁 <b>Mano 2</b>: Anna chiude in mano",
+            "con 9♥! Punti doppi.",
             "Anna: ha chiuso → 0",
             "Luca: 40 (K♠ Q♠)",
             "Bea: 0, in coppia con chi chiude (7♥ 8♥)",
             "Dino: non ha calato → 100 fissi (2♣)",
-            "Totali: Anna + Bea 0 · Luca + Dino 140 · si esce a 201",
+            "Totali: Anna + Bea 0 · Luca + Dino 140",
+            "si esce a 201",
         ]
         text = scala40_ui.hand_result_text(result, names, sides, "en", "hands")
-        assert text.split("\n")[1:] == [
+        assert text.split("\n")[2:] == [
             "Anna: closed → 0",
             "Luca: 40 (K♠ Q♠)",
             "Bea: 0, the closer's partner (7♥ 8♥)",
@@ -124,9 +126,12 @@ class TestScala40HandEnd:
             "Hands won: Anna + Bea 1 · Luca + Dino 0",
         ]
         recap = scala40_ui.hand_recap(result, 3, names, sides, "it", "points", 201)
-        assert recap.split("\n")[1:3] == ["Non hai calato: 100 fissi.", "Le tue carte ne varrebbero 2 (2♣)"]
+        assert recap.split("\n")[2:4] == [
+            "Non hai calato: 100 fissi.",
+            "Le tue carte ne varrebbero 2 (2♣)",
+        ]
         recap = scala40_ui.hand_recap(result, 2, names, sides, "en", "points", 201)
-        assert recap.split("\n")[1:3] == ["Your cards: 0, your partner closed", "(7♥ 8♥)"]
+        assert recap.split("\n")[2:4] == ["Your cards: 0, your partner closed", "(7♥ 8♥)"]
 
     def test_an_eliminated_seat_shows_no_cards(self) -> None:
         line = t("it", "table.seat_out", marker="▫️", name="Luca")

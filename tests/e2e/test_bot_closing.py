@@ -70,31 +70,31 @@ def texts(messages: list[FakeMessage]) -> list[str]:
 
 SUMMARY = {
     "it": [
-        "🏁 Mano 1: Anna chiude scartando 5♦.",
+        "🏁 Mano 1: Anna chiude con 5♦.",
         "Anna: ha chiuso → 0",
         "Luca: non ha calato → 100 fissi",
         "(9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
     ],
     "en": [
-        "🏁 Hand 1: Anna closes, discarding 5♦.",
+        "🏁 Hand 1: Anna closes with 5♦.",
         "Anna: closed → 0",
         "Luca: never opened → a flat 100",
         "(9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
     ],
 }
 TOTALS = {
-    "it": "Totali: Anna 0 · Luca {} · si esce a 101",
+    "it": "Totali: Anna 0 · Luca {}\nsi esce a 101",
     "en": "Totals: Anna 0 · Luca {} · out at 101",
 }
 ANNA_RECAP = [
     "🃏 Scala 40 · Circolo",
-    "🏁 Mano 1: Anna chiude scartando 5♦.",
+    "🏁 Mano 1: Anna chiude con 5♦.",
     "Hai chiuso tu: 0 punti.",
-    "Totali: Anna 0 · Luca {} · si esce a 101",
+    "Totali: Anna 0 · Luca {}\nsi esce a 101",
 ]
 LUCA_RECAP = [
     "🃏 Scala 40 · Circolo",
-    "🏁 Hand 1: Anna closes, discarding 5♦.",
+    "🏁 Hand 1: Anna closes with 5♦.",
     "You never opened: a flat 100.",
     "Your cards would be worth 38",
     "(9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
@@ -127,7 +127,7 @@ async def test_the_summary_comes_before_the_next_table_and_every_hand_recaps(
         await close_the_hand(server, service, match_id)
 
         summary, table = server.messages(GROUP, from_bot=True)
-        assert summary.text.splitlines() == [*SUMMARY[lang], TOTALS[lang].format(100)]
+        assert summary.text.splitlines() == [*SUMMARY[lang], *TOTALS[lang].format(100).split("\n")]
         assert server.message(GROUP, old_table).deleted  # type: ignore[union-attr]
         record = service.store.get_match(match_id)
         assert table.message_id == record.table_message_id
@@ -140,7 +140,11 @@ async def test_the_summary_comes_before_the_next_table_and_every_hand_recaps(
         ):
             message = server.message(user, old)
             assert message is not None and not message.inline_keyboard
-            assert message.text.splitlines() == [*recap[:-1], recap[-1].format(100), below]
+            assert message.text.splitlines() == [
+                *recap[:-1],
+                *recap[-1].format(100).split("\n"),
+                below,
+            ]
             hand = hand_of(server, service, match_id, user)
             assert hand.message_id > old and hand.inline_keyboard  # hand 2, below the recap
 
@@ -266,13 +270,17 @@ async def test_the_end_of_the_match_shows_in_the_group_and_in_every_hand(
         await close_the_hand(server, service, match_id)
         table, summary, ranking = server.messages(GROUP, from_bot=True)
         assert table.message_id == service.store.get_match(match_id).table_message_id
-        assert summary.text.splitlines() == [*SUMMARY[lang], TOTALS[lang].format(190), OUT[lang]]
+        assert summary.text.splitlines() == [
+            *SUMMARY[lang],
+            *TOTALS[lang].format(190).split("\n"),
+            OUT[lang],
+        ]
         assert ranking.text.splitlines()[:-1] == RANKING[lang]
         for user, recap, user_lang in ((ANNA, ANNA_RECAP, "it"), (LUCA, LUCA_RECAP, "en")):
             hand = hand_of(server, service, match_id, user)
             assert hand.text.splitlines() == [
                 *recap[:-1],
-                recap[-1].format(190),
+                *recap[-1].format(190).split("\n"),
                 OUT[user_lang],
                 *RANKING[user_lang],
             ]
@@ -286,11 +294,11 @@ PRIVATE = {
         "answer": "Hai abbandonato la partita.",
         "hand": [
             "🃏 Scopone · la tua partita",
-            "🏆 Partita finita! Vincono 🤖 Computer 1 e 🤖 Computer 3.",
-            "1. 🤖 Computer 1: 0 punti partita, 20 punti vittoria",
-            "2. 🤖 Computer 3: 0 punti partita, 20 punti vittoria",
+            "🏆 Partita finita! Vincono 🤖 1 e 🤖 3.",
+            "1. 🤖 1: 0 punti partita, 20 punti vittoria",
+            "2. 🤖 3: 0 punti partita, 20 punti vittoria",
             "3. Anna: 0 punti partita, 0 punti vittoria",
-            "4. 🤖 Computer 2: 0 punti partita, 0 punti vittoria",
+            "4. 🤖 2: 0 punti partita, 0 punti vittoria",
             "Punti partita: la differenza di punti con gli avversari. "
             "Punti vittoria: 20 a chi vince, 10 a un pari.",
             "🏳️ Anna ha abbandonato.",
@@ -302,11 +310,11 @@ PRIVATE = {
         "answer": "You abandoned the match.",
         "hand": [
             "🃏 Scopone · your match",
-            "🏆 Match over! 🤖 Computer 1 and 🤖 Computer 3 win.",
-            "1. 🤖 Computer 1: 0 match points, 20 victory points",
-            "2. 🤖 Computer 3: 0 match points, 20 victory points",
+            "🏆 Match over! 🤖 1 and 🤖 3 win.",
+            "1. 🤖 1: 0 match points, 20 victory points",
+            "2. 🤖 3: 0 match points, 20 victory points",
             "3. Anna: 0 match points, 0 victory points",
-            "4. 🤖 Computer 2: 0 match points, 0 victory points",
+            "4. 🤖 2: 0 match points, 0 victory points",
             "Match points: the point difference with the opponents. "
             "Victory points: 20 for a win, 10 for a draw.",
             "🏳️ Anna abandoned the match.",
