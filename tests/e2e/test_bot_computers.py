@@ -78,42 +78,75 @@ async def said_above_the_hand(
     return answer, hand
 
 
+PRIVATE_COMMANDS = {
+    "it": {
+        "no_match": "Nessuna partita in corso.",
+        "new": "/nuova scala40",
+        "easy": "🤖 + Facile",
+        "score": "Punteggio\n",
+        "rules": ["Limite punti: 101", "Tempo scaduto: gioca il computer"],
+        "table": "🃏 Scala 40 · mano 1",
+        "header": "Mano 1 · si esce a 101 · ⏳ max 2 min",
+        "turn": "👉 Tocca a te",
+        "hand": "🃏 Scala 40 · la tua",
+        "stop": "Interrompere la partita? Non conterà per la classifica.",
+        "yes": "✅ Sì",
+    },
+    "en": {
+        "no_match": "No match is running.",
+        "new": "/newgame scala40",
+        "easy": "🤖 + Easy",
+        "score": "Score\n",
+        "rules": ["Points limit: 101", "On timeout: the computer plays"],
+        "table": "🃏 Scala 40 · hand 1",
+        "header": "Hand 1 · out at 101 · ⏳ up to 2 min",
+        "turn": "👉 Your turn",
+        "hand": "🃏 Scala 40 · your",
+        "stop": "Stop the match? It will not count for the rankings.",
+        "yes": "✅ Yes",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
 async def test_group_commands_work_in_a_private_match(
-    fake_telegram: FakeTelegramServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fake_telegram: FakeTelegramServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    lang: str,
 ) -> None:
-    """/punti, /regole, /tavolo and /stop mean in private what they mean in a group; /stop
-    ends a match against the computer without a ranking penalty."""
+    """/punti, /regole, /tavolo and /stop mean in private what they mean in a group, each
+    reply above the hand, which stays the chat's last message; /stop ends a match against
+    the computer without a ranking penalty."""
     monkeypatch.setattr("bot.lobby.secure_seed", lambda: 4)
+    words = PRIVATE_COMMANDS[lang]
     server = fake_telegram
-    anna = server.add_user(ANNA, "Anna", language_code="en")
+    anna = server.add_user(ANNA, "Anna", language_code=lang)
     anna.start_private()
     async with running_bot(server, tmp_path / "c.db") as service:
         await settle(server, service)
-        assert (await say(server, service, anna, ANNA, "/punti")).text == "No match is running."
-        lobby = await say(server, service, anna, ANNA, "/newgame scala40")
-        _, lobby = await tap(server, service, anna, lobby, "🤖 + Easy")
+        assert (await say(server, service, anna, ANNA, "/punti")).text == words["no_match"]
+        lobby = await say(server, service, anna, ANNA, str(words["new"]))
+        _, lobby = await tap(server, service, anna, lobby, str(words["easy"]))
         await tap(server, service, anna, lobby, "▶️")
         record = service.store.active_match_in_chat(ANNA)
         assert record is not None and record.status == "playing"
         # Each reply goes out, and the hand goes below it again: it stays the last message.
         score, hand = await said_above_the_hand(server, service, anna, "/punti", record.id)
-        assert score.text.startswith("Score\n")
+        assert score.text.startswith(str(words["score"]))
         rules, hand = await said_above_the_hand(server, service, anna, "/regole", record.id)
-        assert "Points limit: 101" in rules.text.splitlines()
-        assert "On timeout: the computer plays" in rules.text.splitlines()
+        assert all(line in rules.text.splitlines() for line in words["rules"])
         table, hand = await said_above_the_hand(server, service, anna, "/tavolo", record.id)
-        assert table.text.startswith("🃏 Scala 40 · hand 1")
+        assert table.text.startswith(str(words["table"]))
         assert service.store.get_match(record.id).table_message_id == table.message_id
-        assert hand.text.splitlines()[1] == "Hand 1 · out at 101 · ⏳ up to 2 min"
-        assert any(line.startswith("👉 Your turn") for line in hand.text.splitlines())
+        assert hand.text.splitlines()[1] == words["header"]
+        assert any(line.startswith(str(words["turn"])) for line in hand.text.splitlines())
         hands = [
-            m
-            for m in server.messages(ANNA, from_bot=True)
-            if m.text.startswith("🃏 Scala 40 · your")
+            m for m in server.messages(ANNA, from_bot=True) if m.text.startswith(str(words["hand"]))
         ]
         assert hands == [hand]  # the old hands are gone
         question = await say(server, service, anna, ANNA, "/stop")
-        assert question.text == "Stop the match? It will not count for the rankings."
-        await tap(server, service, anna, question, "✅ Yes")
+        assert question.text == words["stop"]
+        await tap(server, service, anna, question, str(words["yes"]))
         assert service.store.get_match(record.id).status == "stopped"
         assert service.store.user_stats(ANNA) == []
