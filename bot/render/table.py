@@ -190,8 +190,11 @@ def match_result_text(
 
 
 def pairs_line(record: MatchRecord, lang: str) -> str | None:
-    """Who partners whom, once four are seated: seats 0 and 2 against 1 and 3."""
+    """Who partners whom, once four are seated: seats 0 and 2 against 1 and 3, named as the
+    table names them; each pair on a line of its own when one line is wider than a phone."""
     if len(record.seats) != PAIRED_SEATS:
         return None
-    names = [isolated(s.name) for s in record.seats]
-    return t(lang, "lobby.pairs", a=f"{names[0]} + {names[2]}", b=f"{names[1]} + {names[3]}")
+    names = [isolated(name) for name in table_names(record)]
+    pairs = {"a": f"{names[0]} + {names[2]}", "b": f"{names[1]} + {names[3]}"}
+    line = t(lang, "lobby.pairs", **pairs)
+    return line if columns(line) <= PHONE_COLUMNS else t(lang, "lobby.pairs_wrapped", **pairs)

@@ -13,8 +13,8 @@ from telegram import InlineKeyboardMarkup
 from bot.delivery import outbox as delivery
 from bot.games import scala40 as scala40_ui
 from bot.games import scopone as scopone_ui
-from bot.hand_ui import Capture, HandUI, context_token
-from bot.i18n import isolated
+from bot.hand_ui import Attach, Capture, HandUI, context_token
+from bot.i18n import isolated, t
 from bot.render.cards import card as pretty
 from bot.render.cards import short_meld
 from bot.render.length import PHONE_COLUMNS, clip, columns, split, utf16_len
@@ -251,9 +251,11 @@ class TestPhoneFriendly:
     TABLE = (15, PHONE_COLUMNS)
     MOVE_COLUMNS = 52
     """A recent move that names many cards (a take, with what it made) may wrap once."""
-    HAND = (1000, 18)
-    """A crowded hand: the header, the turn, the piles, the melds, the moves since the turn."""
-    RESULT = (900, 10)
+    HAND = (1000, 24)
+    """A crowded hand of six: the header, the turn, the piles, the melds (12, packed in lines a
+    phone need not wrap), the moves since the turn."""
+    RESULT = (900, 16)
+    """A hand's summary of six: a line a seat, two when its cards do not fit beside it."""
 
     def fits(self, text: str, budget: tuple[int, int]) -> None:
         assert utf16_len(text) <= budget[0] and text.count("\n") + 1 <= budget[1], text
@@ -324,11 +326,88 @@ class TestPhoneFriendly:
                 scala40_ui.Cockpit(left=timedelta(seconds=100)),
             )
             self.fits(text, self.HAND)
-            header = text.split("\n")[1:]
-            turn = next(i for i, line in enumerate(header) if line.startswith(("👉", "⏳")))
-            assert all(columns(line) <= PHONE_COLUMNS for line in header[:turn]), text
+            self.fits_a_phone_width(text)
             assert markup is not None
             check_keyboard(markup)
+
+    def fits_a_phone_width(self, text: str) -> None:
+        """Every line within a phone's width; but a move since the player's turn, which may
+        name many cards (a take with what it made), may wrap once, as on the table."""
+        for line in text.split("\n"):
+            wide = self.MOVE_COLUMNS if line.startswith("· ") else PHONE_COLUMNS
+            assert columns(line) <= wide, line
+
+    @pytest.mark.parametrize("lang", ["it", "en"])
+    @pytest.mark.parametrize(
+        "options",
+        [
+            scala40.Options(),
+            scala40.Options(pairs=True, open_hands_for_partners=True),
+            scala40.Options(format="hands"),
+        ],
+        ids=["points", "pairs", "hands"],
+    )
+    def test_every_message_of_a_match_of_four_fits_a_phone(
+        self, lang: str, options: scala40.Options
+    ) -> None:
+        """A whole match of four, two computers among them: after every move each seat's hand
+        (the header, the melds, the moves since its turn, the prompt; off turn and in the
+        attach step), the turn's bell; at the end of each hand the group's summary and every
+        seat's recap; at the end the hand without buttons. Every line within 40 columns, but a
+        move naming many cards, which may wrap once (as on the table)."""
+        names, group = TABLE_NAMES[:4], "Circolo del giovedì"
+        bell = t(lang, "notify.turn", where=t(lang, "where.group", group=group))
+        m = scala40.new_match(players=4, seed=2, options=options)
+        last = None
+        while not m.is_over:
+            m.play(greedy_action(m))
+            for seat in range(4):
+                for ui in (HandUI(), HandUI(step=Attach(None))):
+                    cockpit = scala40_ui.Cockpit(left=timedelta(seconds=100))
+                    text, _ = scala40_ui.hand_message(
+                        1, seat, m.view(seat), ui, names, group, lang, cockpit
+                    )
+                    self.fits_a_phone_width(text)
+            if m.to_play is not None:
+                self.fits_a_phone_width(bell + "\n" + scala40_ui.UI.turn_facts(m, m.to_play, lang))
+            if m.last_hand is not None and m.last_hand is not last:
+                last = m.last_hand
+                self.fits_a_phone_width(scala40_ui.UI.hand_result(m, names, lang))
+                for seat in range(4):
+                    self.fits_a_phone_width(scala40_ui.UI.hand_recap(m, seat, names, lang))
+        assert last is not None and last.hand_number > 1
+        text, markup = scala40_ui.UI.hand(1, 0, m, HandUI(), names, group, lang)
+        assert markup is None
+        self.fits_a_phone_width(text)
+
+    @pytest.mark.parametrize("lang", ["it", "en"])
+    def test_every_scopone_hand_fits_a_phone(self, lang: str) -> None:
+        """A Scopone match's hands, after every play: every line within 40 columns but a play
+        naming many cards."""
+        names, group = TABLE_NAMES[:4], "Circolo del giovedì"
+        m = scopone.new_match(seed=4)
+        while not m.is_over:
+            m.play(scopone_greedy(m))
+            for seat in range(4):
+                text, _ = scopone_ui.hand_message(
+                    1, seat, m.view(seat), HandUI(), names, group, lang
+                )
+                self.fits_a_phone_width(text)
+
+    @pytest.mark.parametrize("lang", ["it", "en"])
+    @pytest.mark.parametrize("game", ["scala40", "scopone"])
+    def test_a_full_lobby_fits_a_phone(self, lang: str, game: str, tmp_path: Path) -> None:
+        store = Store.open(f"sqlite:///{tmp_path / 'l.db'}")
+        try:
+            record = store.create_match(-5, game, {}, 1, LONG_NAMES[0], seed=3)
+            record = store.add_seat(record.id, 2, LONG_NAMES[1])
+            record = store.add_seat(record.id, None, "🤖 Computer 2 (esperto)", "esperto")
+            record = store.add_seat(record.id, 4, LONG_NAMES[3])
+        finally:
+            store.close()
+        for panel in (False, True):
+            text, _ = lobby_view(record, lang, panel)
+            self.fits_a_phone_width(text)
 
     @pytest.mark.parametrize("lang", ["it", "en"])
     def test_hand_and_match_results(self, lang: str) -> None:
@@ -336,7 +415,8 @@ class TestPhoneFriendly:
         while m.last_hand is None:
             m.play(greedy_action(m))
         sides = list(m.view(0).sides)
-        self.fits(scala40_ui.hand_result_text(m.last_hand, LONG_NAMES, sides, lang), self.RESULT)
+        names = [short_name(name) for name in LONG_NAMES]  # as the table cuts them
+        self.fits(scala40_ui.hand_result_text(m.last_hand, names, sides, lang), self.RESULT)
         mp, vp = [10, -2, -2, -2, -2, -2], [20, 0, 0, 0, 0, 0]
         self.fits(match_result_text(mp, vp, [0], LONG_NAMES, lang, False), self.RESULT)
 

@@ -84,7 +84,7 @@ class TestScala40HandEnd:
         text = scala40_ui.hand_result_text(result, ["Anna", "Luca", "Bea"], [0, 1, 2], "it")
         assert text.splitlines()[-2:] == [
             "Totali: Anna 40 · Luca 105 · Bea 60",
-            "❌ Luca arriva a 105 punti ed è fuori.",
+            "❌ Luca è fuori con 105 punti.",
         ]
 
     def test_the_summary_says_what_decided_each_line(self) -> None:

@@ -250,8 +250,8 @@ RANKING = {
     ],
 }
 OUT = {
-    "it": "❌ Luca arriva a 190 punti ed è fuori.",
-    "en": "❌ Luca reaches 190 points and is out.",
+    "it": "❌ Luca è fuori con 190 punti.",
+    "en": "❌ Luca is out with 190 points.",
 }
 
 
