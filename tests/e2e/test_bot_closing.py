@@ -198,7 +198,7 @@ async def test_the_end_of_a_hand_shows_after_a_restart(
     async with running_bot(server, database, strict=False) as service:
         await settle(server, service)
         said, table = server.messages(GROUP, from_bot=True)
-        assert said.text.splitlines() == [*SUMMARY[lang], TOTALS[lang].format(100)]
+        assert said.text.splitlines() == [*SUMMARY[lang], *TOTALS[lang].format(100).split("\n")]
         assert server.message(GROUP, old_table).deleted  # type: ignore[union-attr]
         assert table.message_id == service.store.get_match(match_id).table_message_id
         assert table.text.startswith(
@@ -210,7 +210,11 @@ async def test_the_end_of_a_hand_shows_after_a_restart(
         ):
             message = server.message(user, old)
             assert message is not None and not message.inline_keyboard
-            assert message.text.splitlines() == [*recap[:-1], recap[-1].format(100), below]
+            assert message.text.splitlines() == [
+                *recap[:-1],
+                *recap[-1].format(100).split("\n"),
+                below,
+            ]
             hand = hand_of(server, service, match_id, user)
             assert hand.message_id > old and hand.inline_keyboard
     async with running_bot(server, database, strict=False) as service:  # and once only
@@ -385,16 +389,19 @@ ALONE = {
     "it": {
         "recap": [
             "🃏 Scala 40 · la tua partita",
-            "🏁 Mano 1: Anna chiude scartando 5♦.",
+            "🏁 Mano 1: Anna chiude con 5♦.",
             "Hai chiuso tu: 0 punti.",
-            "Totali: Anna 0 · 🤖 Computer 1 100 · si esce a 101",
+            "Totali: Anna 0 · 🤖 1 100",
+            "si esce a 101",
             "⬇️ La mano 2 è qui sotto.",
         ],
         "summary": [
-            "🏁 Mano 1: Anna chiude scartando 5♦.",
+            "🏁 Mano 1: Anna chiude con 5♦.",
             "Anna: ha chiuso → 0",
-            "🤖 Computer 1: non ha calato → 100 fissi (9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
-            "Totali: Anna 0 · 🤖 Computer 1 100 · si esce a 101",
+            "🤖 1: non ha calato → 100 fissi",
+            "(9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
+            "Totali: Anna 0 · 🤖 1 100",
+            "si esce a 101",
         ],
         "table": "🃏 Scala 40 · mano 2 · si esce a 101",
         "discard": "🗑 Scarta 5♦",
@@ -402,16 +409,17 @@ ALONE = {
     "en": {
         "recap": [
             "🃏 Scala 40 · your match",
-            "🏁 Hand 1: Anna closes, discarding 5♦.",
+            "🏁 Hand 1: Anna closes with 5♦.",
             "You closed: 0 points.",
-            "Totals: Anna 0 · 🤖 Computer 1 100 · out at 101",
+            "Totals: Anna 0 · 🤖 1 100 · out at 101",
             "⬇️ Hand 2 is below.",
         ],
         "summary": [
-            "🏁 Hand 1: Anna closes, discarding 5♦.",
+            "🏁 Hand 1: Anna closes with 5♦.",
             "Anna: closed → 0",
-            "🤖 Computer 1: never laid down → a flat 100 (9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
-            "Totals: Anna 0 · 🤖 Computer 1 100 · out at 101",
+            "🤖 1: never opened → a flat 100",
+            "(9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
+            "Totals: Anna 0 · 🤖 1 100 · out at 101",
         ],
         "table": "🃏 Scala 40 · hand 2 · out at 101",
         "discard": "🗑 Discard 5♦",
@@ -474,23 +482,23 @@ def scopone_last_card() -> scopone.Match:
 SCOPONE_SUMMARY = {
     "it": [
         "🏁 Mano 1",
-        "Anna + 🤖 Computer 1: carte 1 · denari 1 · primiera 1 · settebello 1 · scope 0 = 4",
-        "Luca + 🤖 Computer 2: carte 0 · denari 0 · primiera 0 · settebello 0 · scope 0 = 0",
+        "Anna + 🤖 1: carte 1 · denari 1 · primiera 1 · settebello 1 · scope 0 = 4",
+        "Luca + 🤖 2: carte 0 · denari 0 · primiera 0 · settebello 0 · scope 0 = 0",
         "Le carte rimaste in tavola (5♠ 6♥ 7♦) vanno a chi ha fatto l'ultima presa: Anna.",
-        "Punti: Anna + 🤖 Computer 1 4 · Luca + 🤖 Computer 2 0 (si vince a 11)",
+        "Punti: Anna + 🤖 1 4 · Luca + 🤖 2 0 (si vince a 11)",
     ],
     "en": [
         "🏁 Hand 1",
-        "Anna + 🤖 Computer 1: cards 1 · coins 1 · primiera 1 · settebello 1 · scopas 0 = 4",
-        "Luca + 🤖 Computer 2: cards 0 · coins 0 · primiera 0 · settebello 0 · scopas 0 = 0",
+        "Anna + 🤖 1: cards 1 · coins 1 · primiera 1 · settebello 1 · scopas 0 = 4",
+        "Luca + 🤖 2: cards 0 · coins 0 · primiera 0 · settebello 0 · scopas 0 = 0",
         "The cards left on the table (5♠ 6♥ 7♦) go to Anna, who took last.",
-        "Points: Anna + 🤖 Computer 1 4 · Luca + 🤖 Computer 2 0 (to win: 11)",
+        "Points: Anna + 🤖 1 4 · Luca + 🤖 2 0 (to win: 11)",
     ],
 }
 PILES = [
-    "Anna + 🤖 Computer 1 (26): 2♠ 2♥ A♦ 3♦ 4♦ 4♥ 4♣ 5♦ 5♣ A♣ 5♥ 6♦ 3♥ 4♠ 7♥ 7♠ 7♣ J♠ J♦ J♥ "
+    "Anna + 🤖 1 (26): 2♠ 2♥ A♦ 3♦ 4♦ 4♥ 4♣ 5♦ 5♣ A♣ 5♥ 6♦ 3♥ 4♠ 7♥ 7♠ 7♣ J♠ J♦ J♥ "
     "J♣ K♦ K♥ 5♠ 6♥ 7♦",
-    "Luca + 🤖 Computer 2 (14): A♠ A♥ 2♦ 2♣ 3♣ 3♠ 6♠ 6♣ Q♠ Q♥ K♠ K♣ Q♣ Q♦",
+    "Luca + 🤖 2 (14): A♠ A♥ 2♦ 2♣ 3♣ 3♠ 6♠ 6♣ Q♠ Q♥ K♠ K♣ Q♣ Q♦",
 ]
 
 
