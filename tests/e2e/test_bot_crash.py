@@ -26,7 +26,7 @@ import pytest
 from bot_harness import running_bot, seat_people, settle, store_started_match
 from bot_players import Table
 from fake_telegram import FakeTelegramServer
-from kill_races import raced
+from kill_races import raced, sent_id
 
 from engine import scala40, scopone
 from storage import Store
@@ -150,9 +150,22 @@ async def test_killed_at_random_points_nothing_is_lost(
             races["presses"] += 1
         else:
             refused.append(call.summary())
+            refused.append(history(server, kills, chat, message))
     assert refused == []
     acknowledged = sum(len(t.acknowledged) for t in tables)
     print(
         f"{KILLS} kills: {acknowledged} acknowledged moves, 0 lost, 0 applied twice; bells"
         f" missing 0, stale 0; refused requests 0; races at a kill: {races}"
     )
+
+
+def history(server: FakeTelegramServer, kills: list[float], chat: object, message: object) -> str:
+    """What the bot asked of a refused request's message before it, and when the kills came:
+    the story a failure needs told."""
+    asked = [
+        f"#{call.seq} {call.method} at {call.started:.2f} ok={call.ok}"
+        for call in server.calls
+        if call.params.get("chat_id") == chat
+        and message in (call.params.get("message_id"), sent_id(call))
+    ]
+    return f"message {chat}/{message}: {asked}; kills at {[round(k, 2) for k in kills]}"
