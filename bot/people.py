@@ -50,8 +50,11 @@ class People:
         """The group's title for labelling hands (remembered from updates), isolated."""
         if chat_id > 0:
             return t(self.user_lang(chat_id), "private.title")
-        title = self.titles.get(chat_id) or self.store.chat_settings(chat_id).title
-        return isolated(title or str(chat_id))
+        return isolated(self.title(chat_id))
+
+    def title(self, chat_id: int) -> str:
+        """The group's title as typed (remembered from updates), or its id when unknown."""
+        return self.titles.get(chat_id) or self.store.chat_settings(chat_id).title or str(chat_id)
 
     def where(self, chat_id: int, lang: str) -> str:
         """Where a match is played, as a sentence says it: "in Amici" or "nella tua partita"."""

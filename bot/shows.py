@@ -433,8 +433,9 @@ class Shows:
             return None  # rung already
         self._ringing[(match_id, seat)] = turn
         lang = self.people.user_lang(user)
-        text: str = t(lang, "notify.turn", where=self.people.where(record.chat_id, lang))
-        text += table_render.deadline_text(lang, record.deadline, self.clock())
+        group = self.people.title(record.chat_id) if record.chat_id < 0 else None
+        left = table_render.time_left(record.deadline, self.clock())
+        text = table_render.bell_text(lang, group, left)
         match = self.matches.engine(record)
         text += "\n" + ui_for(record.game).turn_facts(match, seat, lang)
         return Render(seat_record.turn_message_id, None, text)

@@ -46,7 +46,7 @@ from bot.render.hand import (
     score_lines,
     since_lines,
 )
-from bot.render.length import PHONE_COLUMNS, clip, columns
+from bot.render.length import clip
 from bot.render.table import (
     MAX_LINES,
     header,
@@ -57,6 +57,7 @@ from bot.render.table import (
     side_name,
     turn_text,
     waiting_line,
+    with_cards,
 )
 from engine import scala40
 from engine.errors import IllegalAction, InvalidMeld
@@ -300,20 +301,6 @@ def _seat_line(
     else:
         line = t(lang, "hand.line", name=name, points=points)
     return with_cards(line, result.cards[seat])
-
-
-def with_cards(text: str, cards: list[str]) -> str:
-    """``text``, then the ``cards`` it counts in brackets: on its last line when the line still
-    fits a phone's width, else on lines of their own ("(9♠ 10♠ K♦ 2♣)")."""
-    if not cards:
-        return text
-    shown = show.cards(cards)
-    inline = f"{text} ({shown})"
-    if columns(inline.rsplit("\n", 1)[-1]) <= PHONE_COLUMNS:
-        return inline
-    words = shown.split(" ")
-    words[0], words[-1] = "(" + words[0], words[-1] + ")"
-    return "\n".join([text, *packed(words, " ")])
 
 
 def standing_lines(

@@ -26,6 +26,7 @@ from bot.render.table import (
     side_name,
     turn_text,
     waiting_line,
+    with_cards,
 )
 from engine import scopone
 from engine.games import GameMatch
@@ -67,7 +68,7 @@ def table_text(
         moves.append(move_line(lang, names, record.seat, record.action, record.scopa))
     at_start = view.hand_number == 1 and not view.history
     sealed = seal if at_start or view.result is not None else ""
-    lines += recent_lines(lines, moves, sealed)
+    lines += recent_lines(lines, moves, sealed, wrap=True)
     return clip("\n".join(lines))
 
 
@@ -131,7 +132,7 @@ def hand_result_text(
     """The end of a hand: each side's points by category, who took the cards left on the
     table (SC-3.6), the scores against the target (SC-5.2) and, with ``piles``, each side's
     pile (SC-5.3)."""
-    lines = [t(lang, "hand.scopone", hand=score.hand_number)]
+    lines: list[str] = [t(lang, "hand.scopone", hand=score.hand_number)]
     for side in score.sides:
         points = side.points_by_category()
         lines.append(
@@ -144,28 +145,23 @@ def hand_result_text(
             )
         )
     if score.leftover and score.last_capturer is not None:
-        left = show.cards([str(c) for c in score.leftover])
         name = name_of(names, score.last_capturer)
-        lines.append(t(lang, "hand.scopone_leftover", cards=left, name=name))
+        text = t(lang, "hand.scopone_leftover", name=name)
+        lines.append(with_cards(text, [str(c) for c in score.leftover]))
     if scores and target is not None:
-        lines.append(t(lang, "hand.scores", scores=_scores(names, sides, scores), target=target))
+        lines.append(t(lang, "hand.scores", target=target))
+        lines += [f"  {side_name(names, sides, side)} {n}" for side, n in enumerate(scores)]
     if piles:
         for side in score.sides:
-            lines.append(
-                t(
-                    lang,
-                    "hand.scopone_pile",
-                    names=side_name(names, sides, side.side),
-                    count=len(side.pile),
-                    cards=show.cards([str(c) for c in side.pile]) or "—",
-                )
+            text = t(
+                lang,
+                "hand.scopone_pile",
+                names=side_name(names, sides, side.side),
+                count=len(side.pile),
             )
+            pile = [str(c) for c in side.pile]
+            lines.append(with_cards(text, pile, brackets=False) if pile else f"{text} —")
     return clip("\n".join(lines))
-
-
-def _scores(names: list[str], sides: list[int], scores: tuple[int, ...]) -> str:
-    """Each side's score: "Anna + Bea 6 · Luca + Dino 3"."""
-    return " · ".join(f"{side_name(names, sides, side)} {n}" for side, n in enumerate(scores))
 
 
 def hand_message(
@@ -318,8 +314,10 @@ class ScoponeUI:
 
     def turn_facts(self, match: GameMatch, seat: int, lang: str) -> str:
         """The cards on the table, for the turn bell."""
-        cards = " ".join(show.card(str(c)) for c in match.view(seat).table) or "—"
-        return t(lang, "hand.scopone_table", cards=cards)
+        table = [str(c) for c in match.view(seat).table]
+        if not table:
+            return t(lang, "hand.scopone_table", cards="—")
+        return with_cards(t(lang, "hand.scopone_table", cards="").rstrip(), table, brackets=False)
 
     def hand_result(self, match: GameMatch, names: list[str], lang: str) -> str:
         """Each side's pile and points at the end of the hand (SC-5.3)."""

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from html import escape
 
 from bot.i18n import FSI, isolated, t
+from bot.render import cards as show
 from bot.render.length import PHONE_COLUMNS, clip, columns, shortened
 from storage import MatchRecord
 
@@ -105,12 +106,6 @@ def left_text(lang: str, left: timedelta | None) -> str:
     return t(lang, "time.left_seconds", count=tens)
 
 
-def deadline_text(lang: str, deadline: datetime | None, now: datetime) -> str:
-    """`` ⏳ max 2 min`` after a turn bell, or nothing (no turn timer)."""
-    text = left_text(lang, time_left(deadline, now))
-    return f" {text}" if text else ""
-
-
 def turn_text(lang: str, name: str, left: timedelta | None) -> str:
     """The table's turn line: "Tocca ad <b>Anna</b> · ⏳ max 2 min"."""
     text = left_text(lang, left)
@@ -129,13 +124,64 @@ def packed(items: Sequence[str], separator: str = " · ") -> list[str]:
     return lines
 
 
-def recent_lines(lines: Sequence[str], moves: Sequence[str], seal: str) -> list[str]:
+def recent_lines(
+    lines: Sequence[str], moves: Sequence[str], seal: str, wrap: bool = False
+) -> list[str]:
     """The latest of ``moves`` (lines of the public history, a draw left out) that the table of
     ``lines`` has room for, :data:`RECENT_MOVES` at most; then ``seal`` (the deck's commitment,
-    at the start and at the end of the match) when not empty."""
+    at the start and at the end of the match) when not empty. ``wrap``: a move wider than a
+    phone goes on as many lines as it takes, each counted against the room."""
     room = min(RECENT_MOVES, MAX_LINES - len(lines) - (1 if seal else 0))
-    shown = list(moves[-room:]) if room > 0 else []
-    return ["· " + move for move in shown] + ([seal] if seal else [])
+    if not wrap:
+        shown = list(moves[-room:]) if room > 0 else []
+        return ["· " + move for move in shown] + ([seal] if seal else [])
+    room = MAX_LINES - len(lines) - (1 if seal else 0)
+    out: list[str] = []
+    for move in reversed(moves[-RECENT_MOVES:]):
+        wrapped = wrapped_lines("· " + move, "  ")
+        if len(out) + len(wrapped) > room:
+            break
+        out[:0] = wrapped
+    return out + ([seal] if seal else [])
+
+
+def wrapped_lines(text: str, indent: str = "") -> list[str]:
+    """``text`` cut between words into lines of a phone's width, the later ones indented."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and columns(joined) > PHONE_COLUMNS:
+            lines.append(indent + word)
+        else:
+            lines[-1:] = [joined]
+    return lines
+
+
+def with_cards(text: str, cards: list[str], brackets: bool = True) -> str:
+    """``text``, then the ``cards`` it counts (in brackets): on its last line when the line
+    still fits a phone's width, else on lines of their own ("(9♠ 10♠ K♦ 2♣)")."""
+    if not cards:
+        return text
+    shown = show.cards(cards)
+    inline = f"{text} ({shown})" if brackets else f"{text} {shown}"
+    if columns(inline.rsplit("\n", 1)[-1]) <= PHONE_COLUMNS:
+        return inline
+    words = shown.split(" ")
+    if brackets:
+        words[0], words[-1] = "(" + words[0], words[-1] + ")"
+    return "\n".join([text, *packed(words, " ")])
+
+
+def bell_text(lang: str, group: str | None, left: timedelta | None) -> str:
+    """The turn bell's first line, "🔔 Tocca a te in Amici! ⏳ max 2 min": the group's title
+    (``None``: a private match) cut to what the phone's line leaves it."""
+    text = left_text(lang, left)
+    tail = f" {text}" if text else ""
+    if group is None:
+        return t(lang, "notify.turn", where=t(lang, "where.private")) + tail
+    rest = t(lang, "notify.turn", where=t(lang, "where.group", group="")) + tail
+    title = isolated(shortened(group, max(PHONE_COLUMNS - columns(rest), 8)))
+    return t(lang, "notify.turn", where=t(lang, "where.group", group=title)) + tail
 
 
 def waiting_line(lang: str, name: str) -> str:
@@ -172,19 +218,15 @@ def match_result_text(
     if stopped:
         return t(lang, "match.stopped")
     winning = [name_of(names, s) for s in winners]
-    lines = [t(lang, "match.over", names=names_list(lang, winning), count=len(winning) or 1)]
+    count = len(winning) or 1
+    lines = [t(lang, "match.over", names=names_list(lang, winning), count=count)]
+    if columns(lines[0]) > PHONE_COLUMNS:
+        lines = [t(lang, "match.over_wrapped", names=names_list(lang, winning), count=count)]
     order = sorted(range(len(names)), key=lambda s: (s not in winners, -mp[s], s))
+    short = [shortened(name, PHONE_COLUMNS - 4) for name in names]  # "1. " and a margin
     for position, seat in enumerate(order, 1):
-        lines.append(
-            t(
-                lang,
-                "match.line",
-                position=position,
-                name=name_of(names, seat),
-                mp=mp[seat],
-                vp=vp[seat],
-            )
-        )
+        name = name_of(short, seat)
+        lines.append(t(lang, "match.line", position=position, name=name, mp=mp[seat], vp=vp[seat]))
     lines.append(t(lang, "match.legend"))
     return clip("\n".join(lines))
 

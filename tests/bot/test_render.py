@@ -14,12 +14,13 @@ from bot.delivery import outbox as delivery
 from bot.games import scala40 as scala40_ui
 from bot.games import scopone as scopone_ui
 from bot.hand_ui import Attach, Capture, HandUI, context_token
-from bot.i18n import isolated, t
+from bot.i18n import isolated
 from bot.render.cards import card as pretty
 from bot.render.cards import short_meld
 from bot.render.length import PHONE_COLUMNS, clip, columns, split, utf16_len
 from bot.render.lobby import lobby_view
 from bot.render.table import (
+    bell_text,
     left_text,
     match_result_text,
     name_of,
@@ -190,6 +191,8 @@ LONG_NAMES = [
 ]  # fmt: skip
 TABLE_NAMES = ["Alessandra", "Giuseppe B.", "🤖 1", "🤖 2", "Francesco P.", "Anna Maria"]
 """Two people with long names and computers, as the table shows them (:func:`table_names`)."""
+LONG_TITLE = "Circolo della briscola di via Roma"
+"""A group's title longer than a bell's line leaves it."""
 SEAL = "🔐 Mazzo garantito 3f9a1c0b · /verifica"
 
 
@@ -309,7 +312,7 @@ class TestPhoneFriendly:
                 text = scopone_ui.table_text(m.view(0), TABLE_NAMES[:4], lang, None, SEAL)
                 lines = text.split("\n")
                 assert len(lines) <= self.TABLE[0], text
-                assert all(columns(line) <= self.TABLE[1] for line in lines[:-4]), text
+                assert all(columns(line) <= self.TABLE[1] for line in lines), text
 
     @pytest.mark.parametrize("lang", ["it", "en"])
     def test_hands(self, lang: str) -> None:
@@ -356,7 +359,7 @@ class TestPhoneFriendly:
         seat's recap; at the end the hand without buttons. Every line within 40 columns, but a
         move naming many cards, which may wrap once (as on the table)."""
         names, group = TABLE_NAMES[:4], "Circolo del giovedì"
-        bell = t(lang, "notify.turn", where=t(lang, "where.group", group=group))
+        bell = bell_text(lang, LONG_TITLE, timedelta(seconds=100))
         m = scala40.new_match(players=4, seed=2, options=options)
         last = None
         while not m.is_over:
@@ -393,6 +396,54 @@ class TestPhoneFriendly:
                     1, seat, m.view(seat), HandUI(), names, group, lang
                 )
                 self.fits_a_phone_width(text)
+
+    @pytest.mark.parametrize("lang", ["it", "en"])
+    @pytest.mark.parametrize(
+        "options", [scopone.Options(), scopone.Options(individual=True)], ids=["pairs", "alone"]
+    )
+    def test_every_scopone_summary_and_bell_fits_a_phone(
+        self, lang: str, options: scopone.Options
+    ) -> None:
+        """A whole Scopone match: the group's summary of every hand (the points by category,
+        the leftover cards, the scores, the piles), every seat's recap, the turn's bell in a
+        group of a long title: every line within 40 columns (a list of cards wraps between
+        cards)."""
+        names = TABLE_NAMES[:4]
+        m = scopone.new_match(seed=4, options=options)
+        last = None
+        while not m.is_over:
+            m.play(scopone_greedy(m))
+            if m.to_play is not None:
+                bell = bell_text(lang, LONG_TITLE, timedelta(seconds=100))
+                self.fits_exactly(bell + "\n" + scopone_ui.UI.turn_facts(m, m.to_play, lang))
+            if m.last_hand is not None and m.last_hand is not last:
+                last = m.last_hand
+                self.fits_exactly(scopone_ui.UI.hand_result(m, names, lang))
+                for seat in range(4):
+                    self.fits_exactly(scopone_ui.UI.hand_recap(m, seat, names, lang))
+        assert last is not None and last.hand_number > 1
+
+    def fits_exactly(self, text: str) -> None:
+        """Every line of ``text`` within a phone's width, none excepted."""
+        for line in text.split("\n"):
+            assert columns(line) <= PHONE_COLUMNS, line
+
+    @pytest.mark.parametrize("lang", ["it", "en"])
+    def test_the_ranking_fits_a_phone(self, lang: str) -> None:
+        """The match's end: two winners of long names, points of three digits and a sign, the
+        legend of the points: every line within 40 columns."""
+        mp, vp = [-134, 134, -134, 134], [0, 20, 0, 20]
+        names = [short_name(name) for name in LONG_NAMES[:4]]
+        self.fits_exactly(match_result_text(mp, vp, [1, 3], names, lang, False))
+        self.fits_exactly(match_result_text(mp, vp, [1, 3], TABLE_NAMES[:4], lang, False))
+        self.fits_exactly(match_result_text([0] * 2, [10] * 2, [0, 1], names[:2], lang, False))
+
+    @pytest.mark.parametrize("lang", ["it", "en"])
+    def test_the_bell_cuts_a_long_group_title(self, lang: str) -> None:
+        """The group's title is cut to what the line leaves; a short one stays whole."""
+        bell = bell_text(lang, LONG_TITLE, timedelta(seconds=100))
+        assert columns(bell) <= PHONE_COLUMNS and "…" in bell, bell
+        assert "Circolo!" in bell_text(lang, "Circolo", timedelta(seconds=100))
 
     @pytest.mark.parametrize("lang", ["it", "en"])
     @pytest.mark.parametrize("game", ["scala40", "scopone"])

@@ -59,10 +59,12 @@ class TestNames:
         text = match_result_text([70, -70], [20, 0], [0], ["Anna", "Luca"], "en", False)
         assert text.splitlines() == [
             "🏆 <b>Match over!</b> Anna wins.",
-            "1. Anna: 70 match points, 20 victory points",
-            "2. Luca: -70 match points, 0 victory points",
-            "Match points: the point difference with the opponents. Victory points: 20 for a "
-            "win, 10 for a draw.",
+            "1. Anna",
+            "  70 match points, 20 victory points",
+            "2. Luca",
+            "  -70 match points, 0 victory points",
+            "Match points: the margin over opponents.",
+            "Victory points: 20 a win, 10 a draw.",
         ]
         text = match_result_text(
             [5, 5, -5, -5], [20] * 2 + [0] * 2, [0, 1], list("ABCD"), "it", False
@@ -146,16 +148,25 @@ class TestScoponeHandEnd:
         while m.last_hand is None:
             m.play(scopone_engine.greedy_action(m))
         names = ["Anna", "Luca", "Bea", "Dino"]
-        assert scopone_ui.UI.hand_recap(m, 0, names, "it").splitlines()[3:] == [
-            "Le carte rimaste in tavola (Q♣ J♣ A♥) vanno a chi ha fatto l'ultima presa: Bea.",
-            "Punti: Anna + Bea 2 · Luca + Dino 3 (si vince a 11)",
+        assert scopone_ui.UI.hand_recap(m, 0, names, "it").splitlines()[7:] == [
+            "Ultima presa di Bea:",
+            "sue anche le carte rimaste (Q♣ J♣ A♥)",
+            "Punti (si vince a 11):",
+            "  Anna + Bea 2",
+            "  Luca + Dino 3",
         ]
-        assert scopone_ui.UI.hand_recap(m, 1, names, "en").splitlines()[3:] == [
-            "The cards left on the table (Q♣ J♣ A♥) go to Bea, who took last.",
-            "Points: Anna + Bea 2 · Luca + Dino 3 (to win: 11)",
+        assert scopone_ui.UI.hand_recap(m, 1, names, "en").splitlines()[7:] == [
+            "Bea took last, so also gets",
+            "the cards left on the table (Q♣ J♣ A♥)",
+            "Points (to win: 11):",
+            "  Anna + Bea 2",
+            "  Luca + Dino 3",
         ]
         summary = scopone_ui.UI.hand_result(m, names, "it").splitlines()
-        assert len(summary) == 7 and summary[-2].startswith("Anna + Bea (")
+        assert len(summary) == 18 and summary[-6:-4] == [
+            "Anna + Bea (17):",
+            "7♦ 7♥ J♥ J♦ 5♠ 5♥ 5♣ 5♦ 6♥ 6♦ 2♣ 2♦ 7♠",
+        ]
 
 
 class TestOptionValues:

@@ -83,8 +83,8 @@ async def test_the_end_of_a_match_reads_as_a_sentence_and_explains_mp_and_vp(
         assert ranking is not None
         lines = ranking.text.splitlines()
         assert lines[0] == "🏆 Partita finita! Vince Anna."
-        assert lines[3] == (
-            "Punti partita: la differenza di punti con gli avversari. "
-            "Punti vittoria: 20 a chi vince, 10 a un pari."
-        )
-        assert lines[4] == "🏳️ Luca ha abbandonato."
+        assert lines[5:7] == [
+            "Punti partita: scarto sugli avversari.",
+            "Punti vittoria: 20 a chi vince, 10 pari.",
+        ]
+        assert lines[7] == "🏳️ Luca ha abbandonato."
