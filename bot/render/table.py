@@ -173,15 +173,20 @@ def with_cards(text: str, cards: list[str], brackets: bool = True) -> str:
 
 
 def bell_text(lang: str, group: str | None, left: timedelta | None) -> str:
-    """The turn bell's first line, "🔔 Tocca a te in Amici! ⏳ max 2 min": the group's title
-    (``None``: a private match) cut to what the phone's line leaves it."""
+    """The turn bell's start, "🔔 Tocca a te in Amici! ⏳ max 2 min": the time left on a
+    line of its own when the line would be wider than a phone, the group's title (``None``: a
+    private match) cut to what its line leaves it."""
     text = left_text(lang, left)
-    tail = f" {text}" if text else ""
     if group is None:
-        return t(lang, "notify.turn", where=t(lang, "where.private")) + tail
-    rest = t(lang, "notify.turn", where=t(lang, "where.group", group="")) + tail
-    title = isolated(shortened(group, max(PHONE_COLUMNS - columns(rest), 8)))
-    return t(lang, "notify.turn", where=t(lang, "where.group", group=title)) + tail
+        bell = t(lang, "notify.turn", where=t(lang, "where.private"))
+    else:
+        rest = t(lang, "notify.turn", where=t(lang, "where.group", group=""))
+        title = isolated(shortened(group, max(PHONE_COLUMNS - columns(rest), 8)))
+        bell = t(lang, "notify.turn", where=t(lang, "where.group", group=title))
+    if not text:
+        return bell
+    joined = f"{bell} {text}"
+    return joined if columns(joined) <= PHONE_COLUMNS else f"{bell}\n{text}"
 
 
 def waiting_line(lang: str, name: str) -> str:

@@ -440,10 +440,12 @@ class TestPhoneFriendly:
 
     @pytest.mark.parametrize("lang", ["it", "en"])
     def test_the_bell_cuts_a_long_group_title(self, lang: str) -> None:
-        """The group's title is cut to what the line leaves; a short one stays whole."""
-        bell = bell_text(lang, LONG_TITLE, timedelta(seconds=100))
-        assert columns(bell) <= PHONE_COLUMNS and "…" in bell, bell
-        assert "Circolo!" in bell_text(lang, "Circolo", timedelta(seconds=100))
+        """A long group title is cut to what its line leaves, the time left goes below it; a
+        short one stays whole, the time left beside it."""
+        bell = bell_text(lang, LONG_TITLE, timedelta(seconds=100)).split("\n")
+        assert all(columns(line) <= PHONE_COLUMNS for line in bell) and "…" in bell[0], bell
+        assert "Circolo della brisc" in bell[0] and bell[0].endswith("…!") and bell[1][0] == "⏳"
+        assert len(bell_text(lang, "Circolo", timedelta(seconds=100)).split("\n")) == 1
 
     @pytest.mark.parametrize("lang", ["it", "en"])
     @pytest.mark.parametrize("game", ["scala40", "scopone"])

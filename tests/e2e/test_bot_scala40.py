@@ -201,7 +201,7 @@ async def test_rigged_hand_through_the_buttons(
             "discard 2D",
         ]
         assert server.last_message(LUCA, from_bot=True).text == (
-            "🔔 Your turn in Tavolo di prova! ⏳ up to 2 min\nDiscard: 2♦ · Stock: 78"
+            "🔔 Your turn in Tavolo di prova!\n⏳ up to 2 min\nDiscard: 2♦ · Stock: 78"
         )  # type: ignore[union-attr]
 
 
