@@ -126,27 +126,9 @@ async def test_the_summary_comes_before_the_next_table_and_every_hand_recaps(
         old_hands = [seat.hand_message_id or 0 for seat in record.seats]
         await close_the_hand(server, service, match_id)
 
-        summary, table = server.messages(GROUP, from_bot=True)
-        assert summary.text.splitlines() == [*SUMMARY[lang], *TOTALS[lang].format(100).split("\n")]
-        assert server.message(GROUP, old_table).deleted  # type: ignore[union-attr]
-        record = service.store.get_match(match_id)
-        assert table.message_id == record.table_message_id
-        assert table.text.startswith(
-            {"it": "🃏 Scala 40 · mano 2", "en": "🃏 Scala 40 · hand 2"}[lang]
+        summary, _ = hand_two_below_the_end_of_hand_one(
+            server, service, match_id, lang, old_table, old_hands
         )
-        for user, old, recap, below in (
-            (ANNA, old_hands[0], ANNA_RECAP, "⬇️ La mano 2 è qui sotto."),
-            (LUCA, old_hands[1], LUCA_RECAP, "⬇️ Hand 2 is below."),
-        ):
-            message = server.message(user, old)
-            assert message is not None and not message.inline_keyboard
-            assert message.text.splitlines() == [
-                *recap[:-1],
-                *recap[-1].format(100).split("\n"),
-                below,
-            ]
-            hand = hand_of(server, service, match_id, user)
-            assert hand.message_id > old and hand.inline_keyboard  # hand 2, below the recap
 
         server.user(ANNA).send(GROUP, "/stop")
         await settle(server, service)
@@ -197,26 +179,9 @@ async def test_the_end_of_a_hand_shows_after_a_restart(
         assert service.engine(service.store.get_match(match_id)).hand_number == 2
     async with running_bot(server, database, strict=False) as service:
         await settle(server, service)
-        said, table = server.messages(GROUP, from_bot=True)
-        assert said.text.splitlines() == [*SUMMARY[lang], *TOTALS[lang].format(100).split("\n")]
-        assert server.message(GROUP, old_table).deleted  # type: ignore[union-attr]
-        assert table.message_id == service.store.get_match(match_id).table_message_id
-        assert table.text.startswith(
-            {"it": "🃏 Scala 40 · mano 2", "en": "🃏 Scala 40 · hand 2"}[lang]
+        said, table = hand_two_below_the_end_of_hand_one(
+            server, service, match_id, lang, old_table, old_hands
         )
-        for user, old, recap, below in (
-            (ANNA, old_hands[0], ANNA_RECAP, "⬇️ La mano 2 è qui sotto."),
-            (LUCA, old_hands[1], LUCA_RECAP, "⬇️ Hand 2 is below."),
-        ):
-            message = server.message(user, old)
-            assert message is not None and not message.inline_keyboard
-            assert message.text.splitlines() == [
-                *recap[:-1],
-                *recap[-1].format(100).split("\n"),
-                below,
-            ]
-            hand = hand_of(server, service, match_id, user)
-            assert hand.message_id > old and hand.inline_keyboard
     async with running_bot(server, database, strict=False) as service:  # and once only
         await settle(server, service)
         group = server.messages(GROUP, from_bot=True)
@@ -577,3 +542,31 @@ async def test_a_scopone_hand_ends_with_the_leftover_cards_and_the_scores(
             recap = ["🃏 Scopone · Circolo", *SCOPONE_SUMMARY[user_lang], below]
             assert message.text.splitlines() == recap
             assert hand_of(server, service, match_id, user).message_id > old
+
+
+def hand_two_below_the_end_of_hand_one(
+    server: FakeTelegramServer,
+    service: Tavolo,
+    match_id: int,
+    lang: str,
+    old_table: int,
+    old_hands: list[int],
+) -> tuple[FakeMessage, FakeMessage]:
+    """What everyone reads once Anna closed hand 1: the group, the summary and hand 2's table
+    below it (the old table gone); each hand message, its player's recap without buttons, and
+    hand 2 posted below it."""
+    summary, table = server.messages(GROUP, from_bot=True)
+    assert summary.text.splitlines() == [*SUMMARY[lang], *TOTALS[lang].format(100).split("\n")]
+    assert server.message(GROUP, old_table).deleted  # type: ignore[union-attr]
+    assert table.message_id == service.store.get_match(match_id).table_message_id
+    assert table.text.startswith({"it": "🃏 Scala 40 · mano 2", "en": "🃏 Scala 40 · hand 2"}[lang])
+    for user, old, recap, below in (
+        (ANNA, old_hands[0], ANNA_RECAP, "⬇️ La mano 2 è qui sotto."),
+        (LUCA, old_hands[1], LUCA_RECAP, "⬇️ Hand 2 is below."),
+    ):
+        message = server.message(user, old)
+        assert message is not None and not message.inline_keyboard
+        assert message.text.splitlines() == [*recap[:-1], *recap[-1].format(100).split("\n"), below]
+        hand = hand_of(server, service, match_id, user)
+        assert hand.message_id > old and hand.inline_keyboard  # hand 2, below the recap
+    return summary, table
