@@ -430,7 +430,12 @@ class Tavolo:
                         record = self._with_deadline(self.store.get_match(record.id))
                 except MatchHeld:
                     continue
-                self._show_running(record)
+                try:
+                    self._show_running(record)
+                except DatabaseUnavailable:
+                    raise
+                except Exception:  # one match's fault must not keep every other one down
+                    log.exception("match %s could not be shown at the resume", record.id)
             count += 1
             await asyncio.sleep(0)  # let the outbox work between matches
         return count

@@ -13,8 +13,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Collection
 from datetime import datetime
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -220,18 +219,21 @@ class Shows:
             claim=self._claim("hand", match_id, seat),
         )
 
-    def recap(self, record: MatchRecord, match: GameMatch) -> None:
+    def recap(
+        self, record: MatchRecord, match: GameMatch, seats: Collection[int] | None = None
+    ) -> None:
         """The end of a hand where each person looks: their hand message turns into the hand's
         recap (who closed and how, their own points, the totals), without buttons, and the new
         hand is posted below it (:meth:`hand`). On a phone the chat then reads as the game
         went: the hand that ended and how, then the new cards, which ring as a new message;
-        and no keyboard of a hand that is over is left to press."""
+        and no keyboard of a hand that is over is left to press. ``seats``: only those (a
+        resume shows the recaps that were not shown)."""
         ui = ui_for(record.game)
         names = self.matches.names(record)
         closed = ui.closed_hand(match)
         for seat in record.seats:
             old, user = seat.hand_message_id, seat.user_id
-            if user is None or old is None:
+            if user is None or old is None or (seats is not None and seat.seat not in seats):
                 continue
             lang = self.people.user_lang(user)
             recap = ui.hand_recap(match, seat.seat, names, lang)
@@ -269,14 +271,14 @@ class Shows:
         if shown is not None and shown < closed and record.id not in self._summing:
             self.summaries(record, match, closed=True)
         seats = [
-            s
+            s.seat
             for s in record.seats
             if s.recap_hand is not None
             and s.recap_hand < closed
             and (record.id, s.seat) not in self._recaps_out
         ]
         if seats:
-            self.recap(replace(record, seats=tuple(seats)), match)
+            self.recap(record, match, seats)  # the whole record: names go by seat
 
     def hand_title(self, record: MatchRecord, lang: str) -> str:
         """A hand message's first line: the game and where it is played."""

@@ -193,6 +193,40 @@ async def test_the_end_of_a_hand_shows_after_a_restart(
     within_limits_but_a_restart(server)
 
 
+@pytest.mark.parametrize("lang", ["it", "en"])
+async def test_a_restart_after_some_recaps_shows_the_others(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, lang: str
+) -> None:
+    """The bot stops once the summary and Anna's recap are out, before Luca's: restarted, it
+    starts (the recap it owes names the seats as the whole match does: it failed with an
+    IndexError at every start) and Luca's hand message turns into his recap, hand 2 below it."""
+    server = fake_telegram
+    seat_people(server, GROUP, "Circolo", PEOPLE)
+    database = tmp_path / "p.db"
+    match_id = closing_match(database, lang)
+    async with running_bot(server, database) as service:
+        await settle(server, service)
+        old_hands = [seat.hand_message_id or 0 for seat in service.store.get_match(match_id).seats]
+
+        def show(record: MatchRecord, match: GameMatch, *_: Any, closed: bool = False) -> None:
+            service.shows.summaries(record, match, closed)
+            service.shows.recap(record, match, [0])  # Anna's recap only
+
+        service.moves._show = show  # type: ignore[method-assign]
+        await close_the_hand(server, service, match_id)
+    async with running_bot(server, database, strict=False) as service:
+        await settle(server, service)
+        luca = server.message(LUCA, old_hands[1])
+        assert luca is not None and not luca.inline_keyboard
+        assert luca.text.splitlines() == [
+            *LUCA_RECAP[:-1],
+            *LUCA_RECAP[-1].format(100).split("\n"),
+            "⬇️ Hand 2 is below.",
+        ]
+        hand = hand_of(server, service, match_id, LUCA)
+        assert hand.message_id > old_hands[1] and hand.inline_keyboard
+
+
 def within_limits_but_a_restart(server: FakeTelegramServer) -> None:
     """No identical edit and no late answer. A restarted bot does not know how much of a
     private chat's budget the old process spent in its last second: Telegram may ask it to
