@@ -240,7 +240,7 @@ class Shows:
             text = self.hand_title(record, lang) + "\n" + recap
             if closed is not None and match.hand_number > closed:
                 text += "\n" + t(lang, "hand.recap_next", hand=match.hand_number)
-            done = functools.partial(self._recap_shown, record.id, seat.seat, closed or 0)
+            done = functools.partial(self._recap_shown, record.id, seat.seat, closed or 0, old)
             self.outbox.put(
                 user,
                 ("recap", record.id, seat.seat, old),
@@ -251,9 +251,12 @@ class Shows:
             self._recapped[(record.id, seat.seat)] = old
             self._recaps_out.add((record.id, seat.seat))
 
-    def _recap_shown(self, match_id: int, seat: int, hand: int, *_: object) -> None:
-        """The recap is out (or could not be): a resume does not show it again."""
+    def _recap_shown(self, match_id: int, seat: int, hand: int, recapped: int, *_: object) -> None:
+        """The recap is out (or could not be): a resume does not show it again, and the seat
+        has no hand message until the next hand is posted below it (a bot stopped before it
+        posts it, or another instance, posts it then: it would edit the recap)."""
         self.store.set_recap_hand(match_id, seat, hand)
+        self.store.replace_hand_message(match_id, seat, recapped, None)
         self._recaps_out.discard((match_id, seat))
 
     def hand_end(self, record: MatchRecord) -> None:

@@ -1172,11 +1172,11 @@ class Store:
         self._update_seat(match_id, seat, hand_message_id=message_id)
 
     def replace_hand_message(
-        self, match_id: int, seat: int, old: int | None, message_id: int
+        self, match_id: int, seat: int, old: int | None, message_id: int | None
     ) -> bool:
-        """Remember ``message_id`` as the seat's hand message if the stored one is still
-        ``old`` (another instance may have posted and stored its own meanwhile); whether it
-        was stored."""
+        """Remember ``message_id`` as the seat's hand message (None: it has none) if the stored
+        one is still ``old`` (another instance may have posted and stored its own meanwhile);
+        whether it was stored."""
         same = (
             col(SeatTable.hand_message_id).is_(None)
             if old is None

@@ -199,7 +199,8 @@ async def test_a_restart_after_some_recaps_shows_the_others(
 ) -> None:
     """The bot stops once the summary and Anna's recap are out, before Luca's: restarted, it
     starts (the recap it owes names the seats as the whole match does: it failed with an
-    IndexError at every start) and Luca's hand message turns into his recap, hand 2 below it."""
+    IndexError at every start) and Luca's hand message turns into his recap, hand 2 below it;
+    Anna's recap stays, her hand 2 posted below it (it was edited into her hand 2)."""
     server = fake_telegram
     seat_people(server, GROUP, "Circolo", PEOPLE)
     database = tmp_path / "p.db"
@@ -216,15 +217,19 @@ async def test_a_restart_after_some_recaps_shows_the_others(
         await close_the_hand(server, service, match_id)
     async with running_bot(server, database, strict=False) as service:
         await settle(server, service)
-        luca = server.message(LUCA, old_hands[1])
-        assert luca is not None and not luca.inline_keyboard
-        assert luca.text.splitlines() == [
-            *LUCA_RECAP[:-1],
-            *LUCA_RECAP[-1].format(100).split("\n"),
-            "⬇️ Hand 2 is below.",
-        ]
-        hand = hand_of(server, service, match_id, LUCA)
-        assert hand.message_id > old_hands[1] and hand.inline_keyboard
+        for user, old, recap, below in (
+            (ANNA, old_hands[0], ANNA_RECAP, "⬇️ La mano 2 è qui sotto."),
+            (LUCA, old_hands[1], LUCA_RECAP, "⬇️ Hand 2 is below."),
+        ):
+            message = server.message(user, old)
+            assert message is not None and not message.inline_keyboard
+            assert message.text.splitlines() == [
+                *recap[:-1],
+                *recap[-1].format(100).split("\n"),
+                below,
+            ]
+            hand = hand_of(server, service, match_id, user)
+            assert hand.message_id > old and hand.inline_keyboard  # hand 2, below the recap
 
 
 def within_limits_but_a_restart(server: FakeTelegramServer) -> None:
