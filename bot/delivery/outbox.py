@@ -19,8 +19,9 @@ limits itself, here:
   can wait), then summaries; waiting raises an entry's rank (``Pace.aging``), and the table,
   notices and clean-ups leave a token in the bucket (:data:`RESERVE`): a tap or a command
   finds one even while a match spends the chat's budget; so that nothing starves, what waited
-  longer than ``Pace.patience`` ranks with the replies and leaves no token (a stream of
-  commands delays the table and the summaries by that much at most);
+  longer than ``Pace.patience`` ranks with the replies, and leaves no token only while replies
+  keep taking it (a stream of commands delays the table and the summaries by that much at
+  most; a rare command finds its token however long the table waited);
 - command replies are absorbed: identical ones merge, one sent recently is answered by a short
   pointer up at it (:attr:`Outbox.pointer`), and a reply that cannot go out within
   ``Pace.reply_ttl`` is dropped, never queued for minutes;
@@ -209,10 +210,14 @@ class Entry:
         """Lower goes first (:func:`bot.delivery.limits.rank`), then the older."""
         return (*rank(self.priority, self.since, now, pace), self.seq)
 
-    def reserve(self, now: float, pace: Pace) -> int:
-        """Tokens of the chat's bucket the entry leaves for the more urgent (:data:`RESERVE`),
-        none once it waited too long (``Pace.patience``): then it is the urgent one."""
-        return 0 if overdue(self.since, now, pace) else RESERVE.get(self.priority, 0)
+    def reserve(self, now: float, pace: Pace, replied_at: float) -> int:
+        """Tokens of the chat's bucket the entry leaves for the more urgent (:data:`RESERVE`).
+        Once it waited too long (``Pace.patience``) it leaves none if a reply took the spare
+        token lately (``replied_at``, within the patience): a stream of commands holds it no
+        longer, while a rare command still finds its token however long the table waited."""
+        if overdue(self.since, now, pace) and now - replied_at <= pace.patience:
+            return 0
+        return RESERVE.get(self.priority, 0)
 
 
 @dataclass(eq=False)
@@ -237,6 +242,8 @@ class ChatQueue:
     """Told when more urgent work than that entry comes."""
     closing: bool = False
     """Telegram just said the chat is closed to the bot: ``on_closed`` is to be told."""
+    replied_at: float = -math.inf
+    """When the chat's last reply (:attr:`Priority.REPLY`) went out."""
 
 
 class Later(Exception):
@@ -633,7 +640,8 @@ class Outbox:
         entry that leaves a token for the more urgent (:data:`RESERVE`) does not hold back
         one that may take it."""
         ranked = sorted(due, key=lambda e: e.rank(now, self.pace))
-        waits = [queue.bucket.delay(now, e.reserve(now, self.pace)) for e in ranked]
+        reserves = [e.reserve(now, self.pace, queue.replied_at) for e in ranked]
+        waits = [queue.bucket.delay(now, reserve) for reserve in reserves]
         first = next((n for n, wait in enumerate(waits) if wait <= 0), None)
         paused = queue.paused_until - now
         if first is None:
@@ -710,6 +718,8 @@ class Outbox:
             if counted:
                 queue.bucket.spend(self.clock())
                 self.sent += 1
+                if entry.priority == Priority.REPLY:
+                    queue.replied_at = self.clock()
             self.gate.leave(counted)
 
     def _closed_by_telegram(self, queue: ChatQueue, error: TelegramError) -> None:

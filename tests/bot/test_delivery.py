@@ -209,10 +209,12 @@ def test_what_someone_asked_for_goes_first_in_the_overall_budget() -> None:
         assert rank(late, waited, now, pace) < rank(Priority.REPLY, now, now, pace)
 
 
-def work_a_group(replies_every: float, until: float) -> list[tuple[float, str]]:
+def work_a_group(replies_every: float, until: float, busy: bool = False) -> list[tuple[float, str]]:
     """A group whose budget a match spent, worked on a fake clock (each request done at once):
     its table and summary wait from 0 s while a reply to a different command comes every
-    ``replies_every`` seconds; what went out, and when."""
+    ``replies_every`` seconds (``busy``: the match goes on, more than the budget takes: the
+    table has a change waiting again as soon as it went out, and an old message to delete);
+    what went out, and when."""
     clock = [0.0]
     box = Outbox(StubBot(), Pace(), clock=lambda: clock[0])  # type: ignore[arg-type]
     queue = box._queue(-7)
@@ -228,7 +230,7 @@ def work_a_group(replies_every: float, until: float) -> list[tuple[float, str]]:
     add("summary", Priority.NOTICE)
     sent: list[tuple[float, str]] = []
     arrival = 0.5
-    while clock[0] < until and any(not k.startswith("reply") for k in queue.entries):
+    while clock[0] < until and (busy or any(not k.startswith("reply") for k in queue.entries)):
         now = clock[0]
         if arrival <= now:
             add(f"reply {arrival}", Priority.REPLY, now + box.pace.reply_ttl)
@@ -239,8 +241,13 @@ def work_a_group(replies_every: float, until: float) -> list[tuple[float, str]]:
             del queue.entries[entry.key]
             queue.bucket.spend(now)
             sent.append((now, str(entry.key)))
+            if entry.priority == Priority.REPLY:
+                queue.replied_at = now
+            elif busy and entry.key == "table":
+                add("table", Priority.TABLE)
+                add(f"delete {now}", Priority.CLEANUP)
         else:
-            clock[0] = min(now + wait, arrival)
+            clock[0] = min(now + max(wait, 1e-9), arrival)  # a float's width is time too
     return sent
 
 
@@ -257,6 +264,18 @@ def test_a_stream_of_replies_holds_the_table_and_summary_for_a_bounded_time() ->
     assert sent[0][1].startswith("reply")  # a tap still goes first
     calm = work_a_group(30.0, until=120.0)
     assert [what for _, what in calm] == ["reply 0.5", "table", "summary"]
+
+
+def test_a_rare_command_finds_its_token_however_long_the_table_waited() -> None:
+    """A match keeps the group's table waiting for the budget (past the patience, at times),
+    and someone types /punti about every half a minute: every reply goes out as it comes, since the
+    table leaves the chat's spare token for it unless replies took it lately."""
+    sent = work_a_group(31.3, until=300.0, busy=True)
+    replies = [(at, what) for at, what in sent if what.startswith("reply")]
+    waited = [at - float(what.split()[1]) for at, what in replies]
+    assert waited == [3.25] + [0.0] * 9  # the first came while the bucket was empty
+    assert len(sent) >= 300 * Pace().group_rate - 2  # the budget is spent but the spare token
+    assert "summary" in {what for _, what in sent}
 
 
 def test_replies_from_many_chats_do_not_hold_a_hand_in_the_overall_budget() -> None:
