@@ -242,7 +242,10 @@ async def lobby(server: FakeTelegramServer, deadline: float) -> list[float]:
             if label == "1":  # the first option's next value
                 data = buttons[0][1]
             else:
-                data = next(d for t, d in buttons if t.startswith(label))
+                found = [d for t, d in buttons if t.startswith(label)]
+                if not found:
+                    raise RuntimeError(f"no {label} in the lobby: {message.text!r} {buttons}")
+                data = found[0]
             changed, pressed = _changes(message), time.perf_counter()
             host.press(LOBBY_GROUP, message.message_id, data)
             with contextlib.suppress(AssertionError):
