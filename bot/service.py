@@ -414,12 +414,10 @@ class Tavolo:
 
     async def resume_all(self) -> int:
         """At start-up: every unfinished match shows its current state again, and a match
-        that ended as the bot stopped loses its bells and its hands' buttons."""
-        for match_id in self.store.ended_with_bells():
-            record = self.store.get_match(match_id)
-            for seat in range(len(record.seats)):
-                self.shows.hand(match_id, seat)
-            self.shows.ring(match_id)
+        that ended as the bot stopped shows its end, and loses its bells and its hands'
+        buttons."""
+        for match_id in self.store.ended_unsettled():
+            self.shows.match_end(self.store.get_match(match_id))
         count = 0
         for record in self.store.unfinished_matches():
             if record.status == "lobby":

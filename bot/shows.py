@@ -30,7 +30,7 @@ from bot.render.lobby import lobby_view
 from bot.work import Delivery
 from engine import fairness
 from engine.games import GameMatch
-from storage import MatchRecord
+from storage import FINISHED, MatchRecord
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +71,9 @@ class Shows:
         self._blocked: set[tuple[int, int]] = set()
         self._summing: set[int] = set()
         """Matches whose hand summary is on its way: their next table goes below it."""
+        self._unplaced: set[int] = set()
+        """Matches whose latest summary went out at a place not stored (the bot stopped first):
+        the table posted anew at a resume stands in for it."""
         self._recapped: dict[tuple[int, int], int] = {}
         """Seats whose old hand message (the value) turned into the recap of the hand just
         ended: their next hand is a new message below it, while that message is still the
@@ -95,7 +98,8 @@ class Shows:
         move (a draw) waits three times as long, so it often shows together with the discard
         that follows it. ``fresh`` posts it again at the bottom, as does (``follow``) a table
         buried under :data:`BURIED` messages; the old copy is deleted (or, too old to delete,
-        points down). While the end of a hand is being posted, the table waits to go below it.
+        points down). While the end of a hand is being posted, the table waits to go below it;
+        a running match's table is never left above its latest summary.
         """
         if match_id in self._summing:
             return
@@ -105,6 +109,7 @@ class Shows:
         live = record.status in ("lobby", "playing")
         if follow and live and posted is not None:
             fresh = fresh or self.outbox.newest.get(chat_id, 0) - posted >= BURIED
+        fresh = fresh or (live and posted is not None and above_summary(record, posted))
         lang = self.people.group_lang(record.chat_id)
         self.outbox.put(
             chat_id,
@@ -164,6 +169,9 @@ class Shows:
             return  # the group became a supergroup meanwhile: its new id stays
         if (record.table_chat_id, record.table_message_id) != (chat_id, message_id):
             self.store.set_table_message(match_id, chat_id, message_id)
+            if match_id in self._unplaced:  # below the summary: the table keeps its place
+                self.store.set_summary_message(match_id, message_id)
+                self._unplaced.discard(match_id)
             if chat_id > 0 and record.status == "playing":
                 self._hands_below(record, chat_id)
         if shown != record.table_digest or record.table_pending != shown:
@@ -263,7 +271,8 @@ class Shows:
         """At a resume (or once the store is back): the end of the latest hand, if the bot
         stopped before showing it (its summary in the group, then the table below it; each
         recap, then the new hand below it), exactly as it would have been shown; what was
-        shown (or is on its way) is not shown again."""
+        shown (or is on its way) is not shown again. A bot stopped before storing where the
+        summary went posts the table again, so that it is below it."""
         if record.status != "playing" or record.state_json is None:
             return
         match = self.matches.engine(record)
@@ -273,6 +282,9 @@ class Shows:
         shown = record.shown_hand
         if shown is not None and shown < closed and record.id not in self._summing:
             self.summaries(record, match, closed=True)
+        elif shown == closed and record.summary_message_id is None:
+            self._unplaced.add(record.id)
+            self.table(record.id, fresh=True, follow=False)
         seats = [
             s.seat
             for s in record.seats
@@ -469,28 +481,59 @@ class Shows:
 
     def summaries(self, record: MatchRecord, match: GameMatch, closed: bool) -> None:
         """The end of a hand (``closed``: this move ended one) and of the match, rendered now,
-        from this very state. The next hand's table goes below the hand's summary; a stop or
-        an abandonment posts no hand's summary (the last one was posted when it ended)."""
-        lang = self.people.group_lang(record.chat_id)
+        from this very state, each posted once at most (the store says who posts it). The next
+        hand's table goes below the hand's summary; a stop or an abandonment posts no hand's
+        summary (the last one was posted when it ended)."""
         if closed:
-            summary = ui_for(record.game).hand_result(match, self.matches.names(record), lang)
-            if summary:
-                if not match.is_over:
-                    self._summing.add(record.id)
-                hand = ui_for(record.game).closed_hand(match) or 0
-                done = functools.partial(self._summary_shown, record.id, hand)
-                self.outbox.send(record.chat_id, summary, priority=Priority.NOTICE, done=done)
+            self._hand_summary(record, match)
         if match.is_over:
-            text, markup = self.final_ranking(record, match)
-            self.outbox.send(record.chat_id, text, markup, Priority.NOTICE)
+            self._match_ending(record, match)
 
-    def _summary_shown(self, match_id: int, hand: int, _message_id: int | None) -> None:
-        """The hand's summary is out (or could not be: it is not posted twice): the table of
-        the next hand goes below it."""
-        self.store.set_shown_hand(match_id, hand)
+    def _hand_summary(self, record: MatchRecord, match: GameMatch) -> None:
+        lang = self.people.group_lang(record.chat_id)
+        summary = ui_for(record.game).hand_result(match, self.matches.names(record), lang)
+        if not summary:
+            return
+        if not match.is_over:
+            self._summing.add(record.id)
+        hand = ui_for(record.game).closed_hand(match) or 0
+        self.outbox.send(
+            record.chat_id,
+            summary,
+            priority=Priority.NOTICE,
+            done=functools.partial(self._summary_shown, record.id),
+            sending=functools.partial(self.store.show_hand_end, record.id, hand),
+        )
+
+    def _match_ending(self, record: MatchRecord, match: GameMatch) -> None:
+        text, markup = self.final_ranking(record, match)
+        sending = functools.partial(self.store.show_match_end, record.id)
+        self.outbox.send(record.chat_id, text, markup, Priority.NOTICE, sending=sending)
+
+    def _summary_shown(self, match_id: int, message_id: int | None) -> None:
+        """The hand's summary is out (or could not be, or was already): the table of the next
+        hand goes below it."""
+        if message_id is not None:
+            self.store.set_summary_message(match_id, message_id)
         if match_id in self._summing:
             self._summing.discard(match_id)
-            self.table(match_id, fresh=True, follow=False)
+            self.table(match_id, follow=False)
+
+    def match_end(self, record: MatchRecord) -> None:
+        """At a resume, a match that ended as the bot stopped: its end in the group if it was
+        not shown (the last hand's summary, then the ranking), the final table, and every hand
+        and bell brought in line (no bell rings, no hand keeps its buttons)."""
+        if not record.end_shown and record.state_json is not None:
+            match = self.matches.engine(record)
+            closed, shown = ui_for(record.game).closed_hand(match), record.shown_hand
+            unshown = closed is not None and shown is not None and shown < closed
+            if unshown and record.status == FINISHED:  # a stop shows no hand's end
+                self._hand_summary(record, match)
+            self._match_ending(record, match)
+            self.table(record.id)
+        for seat in range(len(record.seats)):
+            self.hand(record.id, seat)
+        self.ring(record.id)
 
     def final_ranking(self, record: MatchRecord, match: GameMatch) -> Rendered:
         """The ranking at the end of the match, the seed revealed, the rematch button."""
@@ -530,6 +573,13 @@ class Shows:
         for seat in range(len(record.seats)):
             self.hand(record.id, seat)
         self.ring(record.id)
+
+
+def above_summary(record: MatchRecord, table_message_id: int) -> bool:
+    """Whether the table message is above the latest hand's summary in the same chat."""
+    summary = record.summary_message_id
+    same_chat = record.table_chat_id in (None, record.chat_id)
+    return summary is not None and same_chat and table_message_id < summary
 
 
 def alone(record: MatchRecord) -> bool:

@@ -160,6 +160,14 @@ class MatchTable(SQLModel, table=True):
     shown_hand: int | None = Field(default=0, sa_column=Column(Integer, nullable=True, default=0))
     """The latest hand whose summary the group has been shown (NULL: written by an older
     Tavolo, which kept it in memory): a resume shows the end of a later hand that ended."""
+    end_shown: bool = Field(
+        default=False, sa_column=Column(Boolean, nullable=False, server_default=false())
+    )
+    """Whether the group was sent the end of the match (the final ranking, or the stop): a
+    resume sends it when the bot stopped before."""
+    summary_message_id: int | None = _id()
+    """The group's message of the latest hand's summary (or, where the bot stopped before
+    storing it, the table posted below it at the resume): the next table goes below it."""
     created_at: datetime = _time()
     updated_at: datetime = _time()
     finished_at: datetime | None = _time(nullable=True)

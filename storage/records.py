@@ -129,6 +129,11 @@ class MatchRecord:
     shown_hand: int | None = 0
     """The latest hand whose summary the group was shown (None: not known, a match stored by
     an older Tavolo)."""
+    end_shown: bool = False
+    """Whether the group was sent the end of the match (the final ranking, or the stop)."""
+    summary_message_id: int | None = None
+    """The group's message of the latest hand's summary, or one known to be below it (None:
+    none, or not known)."""
 
     @property
     def players(self) -> int:

@@ -294,6 +294,8 @@ def _match_record(row: MatchTable, seats: Iterable[SeatTable]) -> MatchRecord:
         deadline_seat=row.deadline_seat,
         turn_version=row.turn_version,
         shown_hand=row.shown_hand,
+        end_shown=row.end_shown,
+        summary_message_id=row.summary_message_id,
         created_at=row.created_at,
         updated_at=row.updated_at,
         finished_at=row.finished_at,
@@ -1035,21 +1037,26 @@ class Store:
             by_match.setdefault(seat.match_id, []).append(seat)
         return [_match_record(row, by_match.get(row.id or 0, [])) for row in rows]
 
-    def ended_with_bells(self) -> list[int]:
-        """Ended matches (finished, stopped) whose seats still hold a turn bell: the bot
-        stopped between a match's last move and the deletion of its bells. Oldest first."""
-        with self._session() as s:
-            ids = s.exec(
-                select(SeatTable.match_id)
-                .join(MatchTable, col(MatchTable.id) == col(SeatTable.match_id))
+    def ended_unsettled(self) -> list[int]:
+        """Ended matches (finished, stopped) whose end was not shown, or whose seats still hold
+        a turn bell: the bot stopped between a match's last move and those messages. Oldest
+        first."""
+        belled = (
+            sa_select(col(SeatTable.match_id))
+            .where(col(SeatTable.turn_message_id).is_not(None))
+            .scalar_subquery()
+        )
+        with self._core() as db:
+            ids = db.execute(
+                sa_select(col(MatchTable.id))
                 .where(
                     col(MatchTable.status).in_((FINISHED, STOPPED)),
-                    col(SeatTable.turn_message_id).is_not(None),
+                    col(MatchTable.state).is_not(None),
+                    col(MatchTable.end_shown).is_(False) | col(MatchTable.id).in_(belled),
                 )
-                .distinct()
-                .order_by(col(SeatTable.match_id))
-            ).all()
-        return list(ids)
+                .order_by(col(MatchTable.id))
+            ).scalars()
+            return [int(match_id) for match_id in ids if match_id is not None]
 
     def moves(self, match_id: int) -> list[MoveRecord]:
         """The match's move log in order (versions grow; they start after the lobby's)."""
@@ -1159,9 +1166,33 @@ class Store:
         else:
             self._update_seat(match_id, seat, hand_digest=digest, hand_pending=digest)
 
-    def set_shown_hand(self, match_id: int, hand: int) -> None:
-        """Remember that the group was shown the summary of hand ``hand``."""
-        self._update_match(match_id, shown_hand=hand)
+    def show_hand_end(self, match_id: int, hand: int) -> bool:
+        """Take the showing of hand ``hand``'s summary to the group: True once, for the first
+        who asks (a process, an instance, or the same one after a restart), so the summary is
+        posted once at most; its message is not known until :meth:`set_summary_message`."""
+        newer = col(MatchTable.shown_hand).is_(None) | (col(MatchTable.shown_hand) < hand)
+        with self._core(write=True) as db:
+            done = db.execute(
+                update(MatchTable)
+                .where(col(MatchTable.id) == match_id, newer)
+                .values(shown_hand=hand, summary_message_id=None)
+            )
+            return bool(done.rowcount == 1)
+
+    def set_summary_message(self, match_id: int, message_id: int) -> None:
+        """Remember the group's message of the latest hand's summary."""
+        self._update_match(match_id, summary_message_id=message_id)
+
+    def show_match_end(self, match_id: int) -> bool:
+        """Take the showing of the match's end to the group: True once (as
+        :meth:`show_hand_end`)."""
+        with self._core(write=True) as db:
+            done = db.execute(
+                update(MatchTable)
+                .where(col(MatchTable.id) == match_id, col(MatchTable.end_shown).is_(False))
+                .values(end_shown=True)
+            )
+            return bool(done.rowcount == 1)
 
     def set_recap_hand(self, match_id: int, seat: int, hand: int) -> None:
         """Remember that the seat's hand message turned into the recap of hand ``hand``."""

@@ -172,6 +172,9 @@ class Send:
     reply_to: int | None = None
     done: Callable[[int | None], None] | None = None
     document: tuple[str, bytes] | None = None
+    sending: Callable[[], bool] | None = None
+    """Asked (of the store) just before it is sent: False, it was sent already (by another
+    instance, or before a restart), so it is not sent again (``done`` is told None)."""
 
 
 @dataclass(slots=True)
@@ -359,11 +362,13 @@ class Outbox:
         done: Callable[[int | None], None] | None = None,
         key: Hashable = None,
         document: tuple[str, bytes] | None = None,
+        sending: Callable[[], bool] | None = None,
     ) -> None:
         """Send a new message (a ``document``: a file, ``text`` its caption). A reply
         (:attr:`Priority.REPLY`) identical to one waiting merges into it; one identical to a
         reply sent in the group within ``reply_ttl`` gets a short pointer up at it instead
-        (:meth:`_point_up`); one that cannot go out within ``reply_ttl`` is dropped."""
+        (:meth:`_point_up`); one that cannot go out within ``reply_ttl`` is dropped. A message
+        to be sent once at most asks ``sending`` first (:attr:`Send.sending`)."""
         parts = [clip(text, MAX_CAPTION)] if document is not None else split(text)
         if not parts:
             return
@@ -384,7 +389,7 @@ class Outbox:
             key, expires = content, self.clock() + self.pace.reply_ttl
         elif key is not None and key in queue.entries:
             return
-        work = Send(text, markup, reply_to, done, document)
+        work = Send(text, markup, reply_to, done, document, sending)
         self._add(queue, key, work, priority, expires=expires)
 
     def _point_up(self, queue: ChatQueue, content: str, message_id: int) -> None:
@@ -914,6 +919,13 @@ class Outbox:
 
     async def _send(self, queue: ChatQueue, entry: Entry, work: Send) -> None:
         chat_id = queue.chat_id
+        if work.sending is not None and not self._ask(queue, work.sending):
+            self.gate.leave(counted=False)
+            log.info("a message to %s was sent already: not sent again", chat_id)
+            if work.done is not None:
+                done = work.done
+                await self._tell(queue, lambda: done(None))
+            return
         try:
             sent = await self._call(
                 queue,

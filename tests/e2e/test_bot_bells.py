@@ -170,11 +170,11 @@ async def test_a_match_that_ended_as_the_bot_stopped_loses_its_bell(
     try:  # the last move stopped the match; the bot died before it deleted the bell
         store.set_turn_message(match_id, 0, ANNA, bell.message_id, turn_version=1)
         store.set_status(match_id, "stopped")
-        assert store.ended_with_bells() == [match_id]
+        assert store.ended_unsettled() == [match_id]
     finally:
         store.close()
     async with running_bot(server, database) as service:
         await settle(server, service)
         assert bells(server, ANNA) == []
         assert service.store.get_match(match_id).seats[0].turn_message_id is None
-        assert service.store.ended_with_bells() == []
+        assert service.store.ended_unsettled() == []

@@ -145,26 +145,35 @@ async def test_the_summary_comes_before_the_next_table_and_every_hand_recaps(
             assert not hand.inline_keyboard
 
 
-def die_after_storing(service: Tavolo, summary: bool) -> None:
-    """The bot dies as soon as a move is stored, before anything it shows goes out; with
-    ``summary``, once the hand's summary (and the table below it) went out, before the recaps."""
+def die_after_storing(service: Tavolo, shown: str) -> None:
+    """The bot dies as soon as a move is stored, before anything it shows goes out
+    (``shown`` "nothing"); or once the hand's summary and the table below it went out, before
+    the recaps ("summary"); or once the summary went out, before the table below it
+    ("summary only"); or as Telegram took the summary, before the store kept where it went
+    ("summary unstored")."""
 
     def show(record: MatchRecord, match: GameMatch, *_: Any, closed: bool = False) -> None:
-        if summary:
+        closed = closed or bool(_[3:] and _[3])  # closed comes fourth after the match
+        if shown != "nothing":
             service.shows.summaries(record, match, closed)
 
     service.moves._show = show  # type: ignore[method-assign]
+    if shown == "summary only":
+        service.shows.table = lambda *_, **__: None  # type: ignore[method-assign]
+    elif shown == "summary unstored":
+        service.shows._summary_shown = lambda *_: None  # type: ignore[method-assign]
 
 
-@pytest.mark.parametrize("summary", [False, True], ids=["nothing_shown", "summary_shown"])
+@pytest.mark.parametrize("shown", ["nothing", "summary", "summary only", "summary unstored"])
 @pytest.mark.parametrize("lang", ["it", "en"])
 async def test_the_end_of_a_hand_shows_after_a_restart(
-    fake_telegram: FakeTelegramServer, tmp_path: Path, lang: str, summary: bool
+    fake_telegram: FakeTelegramServer, tmp_path: Path, lang: str, shown: str
 ) -> None:
     """The bot stops right after Anna's closing discard is stored, before the end of the
-    hand is shown (or once the summary and the table below it are out, before the recaps).
-    Restarted, it shows the rest as it would have: the group reads the summary once, then
-    hand 2's table below it; each hand message turns into its recap, hand 2 below it."""
+    hand is shown (or at a later point of it: :func:`die_after_storing`). Restarted, it shows
+    the rest as it would have: the group reads the summary once, then hand 2's table below
+    it; each hand message turns into its recap, hand 2 below it. A third start shows nothing
+    more."""
     server = fake_telegram
     seat_people(server, GROUP, "Circolo", PEOPLE)
     database = tmp_path / "r.db"
@@ -174,7 +183,7 @@ async def test_the_end_of_a_hand_shows_after_a_restart(
         record = service.store.get_match(match_id)
         old_table = record.table_message_id or 0
         old_hands = [seat.hand_message_id or 0 for seat in record.seats]
-        die_after_storing(service, summary)
+        die_after_storing(service, shown)
         await close_the_hand(server, service, match_id)
         assert service.engine(service.store.get_match(match_id)).hand_number == 2
     async with running_bot(server, database, strict=False) as service:
@@ -210,6 +219,7 @@ async def test_a_restart_after_some_recaps_shows_the_others(
         old_hands = [seat.hand_message_id or 0 for seat in service.store.get_match(match_id).seats]
 
         def show(record: MatchRecord, match: GameMatch, *_: Any, closed: bool = False) -> None:
+            closed = closed or bool(_[3:] and _[3])  # closed comes fourth after the match
             service.shows.summaries(record, match, closed)
             service.shows.recap(record, match, [0])  # Anna's recap only
 
@@ -297,6 +307,50 @@ async def test_the_end_of_the_match_shows_in_the_group_and_in_every_hand(
                 *RANKING[user_lang],
             ]
             assert not hand.inline_keyboard
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+async def test_the_end_of_the_match_shows_after_a_restart(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, lang: str
+) -> None:
+    """The bot stops right after the move that ends the match is stored, before its end is
+    shown. Restarted, it shows it as it would have: the group reads the last hand's summary
+    and the ranking below the final table, once (a third start posts nothing more); every
+    hand shows the end without buttons, and no bell is left."""
+    server = fake_telegram
+    seat_people(server, GROUP, "Circolo", PEOPLE)
+    database = tmp_path / "m.db"
+    match_id = closing_match(database, lang, luca_total=90)
+    async with running_bot(server, database) as service:
+        await settle(server, service)
+        die_after_storing(service, "nothing")
+        await close_the_hand(server, service, match_id)
+        assert service.store.get_match(match_id).status == "finished"
+    for _ in range(2):  # and once only
+        async with running_bot(server, database, strict=False) as service:
+            await settle(server, service)
+            table, summary, ranking = server.messages(GROUP, from_bot=True)
+            assert table.message_id == service.store.get_match(match_id).table_message_id
+            assert table.text.startswith(
+                {"it": "🃏 Scala 40 · mano 1", "en": "🃏 Scala 40 · hand 1"}[lang]
+            )
+            assert summary.text.splitlines() == [
+                *SUMMARY[lang],
+                *TOTALS[lang].format(190).split("\n"),
+                OUT[lang],
+            ]
+            assert ranking.text.splitlines()[:-1] == RANKING[lang]
+            assert ranking.inline_keyboard  # the rematch
+            for user, user_lang in ((ANNA, "it"), (LUCA, "en")):
+                hand = hand_of(server, service, match_id, user)
+                assert hand.text.splitlines()[-len(RANKING[user_lang]) :] == RANKING[user_lang]
+                assert not hand.inline_keyboard
+                assert not [
+                    m
+                    for m in server.messages(user, from_bot=True)
+                    if m.text[0] == "🔔" and not m.deleted
+                ]
+    within_limits_but_a_restart(server)
 
 
 PRIVATE = {

@@ -338,14 +338,35 @@ class TestTurnsAndConfirmations:
         assert store.get_match(record.id).seats[1].turn_version is None
 
     def test_the_end_of_a_hand_shown_is_remembered(self, store: Store) -> None:
-        """A new match has shown no hand's end (0); the summary and each seat's recap of a
-        hand are remembered once shown."""
+        """A new match has shown no hand's end (0); the summary of a hand is taken to be shown
+        once (a second asker, or the same after a restart, is told no), its message kept; each
+        seat's recap of a hand is remembered once shown."""
         record, _ = started(store, "scopone", 4)
         assert record.shown_hand == 0 and [s.recap_hand for s in record.seats] == [0] * 4
-        store.set_shown_hand(record.id, 1)
+        assert record.summary_message_id is None
+        assert store.show_hand_end(record.id, 1) is True
+        assert store.show_hand_end(record.id, 1) is False
+        store.set_summary_message(record.id, 77)
         store.set_recap_hand(record.id, 2, 1)
         stored = store.get_match(record.id)
         assert stored.shown_hand == 1 and [s.recap_hand for s in stored.seats] == [0, 0, 1, 0]
+        assert stored.summary_message_id == 77
+        assert store.show_hand_end(record.id, 2) is True  # the next hand's forgets the message
+        assert store.get_match(record.id).summary_message_id is None
+
+    def test_the_end_of_a_match_is_shown_once(self, store: Store) -> None:
+        """An ended match whose end the group was not sent is unsettled until it is taken to
+        be shown, once; a cancelled lobby (no state) never is."""
+        record, _ = started(store, "scopone", 4)
+        lobby = store.create_match(-555, "scopone", {}, 1, "Anna", seed=1)
+        store.set_status(lobby.id, "stopped")
+        assert store.ended_unsettled() == []  # playing, and a lobby with nothing to show
+        store.set_status(record.id, "stopped")
+        assert store.get_match(record.id).end_shown is False
+        assert store.ended_unsettled() == [record.id]
+        assert store.show_match_end(record.id) is True
+        assert store.show_match_end(record.id) is False
+        assert store.ended_unsettled() == []
 
     def test_a_question_is_answered_once(self, store: Store) -> None:
         asked = store.ask(-100, 7, "stop", match_id=3)
