@@ -386,12 +386,14 @@ def staged_total(ui: HandUI, top: str | None) -> int | None:
 class Cockpit:
     """What a hand shows beyond its view: the opening threshold (S40-5), the hands of the
     ``hands`` format (S40-12.2), the time left of the turn, and in the attach step the melds
-    the selection fits (the engine's :func:`~engine.scala40.hints.fits`)."""
+    the selection fits (the engine's :func:`~engine.scala40.hints.fits`), and whether the
+    staged opening is legal now (below the threshold too where it closes in hand, S40-5.6)."""
 
     threshold: int = 40
     hands: int = 3
     left: timedelta | None = None
     targets: tuple[int, ...] = ()
+    opens: bool = False
 
 
 def hand_message(
@@ -524,7 +526,7 @@ def _actions(
     if isinstance(ui.step, Declare):
         choices = [keys.button(show.card(face), Op.DECLARE, face) for face in ui.step.choices]
         return [*rows(choices), [keys.button(keys.label("btn.cancel"), Op.CLEAR)]]
-    out = _turn_rows(keys, view, ui, cockpit.threshold, my_turn)
+    out = _turn_rows(keys, view, ui, cockpit, my_turn)
     selected = len(ui.selected)
     tools = [
         keys.button(keys.label("btn.sort_suit"), Op.SORT_SUIT),
@@ -541,11 +543,11 @@ def _actions(
 
 
 def _turn_rows(
-    keys: HandKeys, view: scala40.View, ui: HandUI, threshold: int, my_turn: bool
+    keys: HandKeys, view: scala40.View, ui: HandUI, cockpit: Cockpit, my_turn: bool
 ) -> list[list[InlineKeyboardButton]]:
     """The keys of the turn's phase; off turn, only staging (the player's own preparation).
-    The opening shows its total, and against the threshold while below it (S40-5): the press
-    then answers why it cannot open."""
+    The opening shows its total, and against the threshold while it cannot open (S40-5; an
+    opening that closes in hand needs none, S40-5.6): the press then answers why."""
     playing = my_turn and view.phase == "play"
     selected = len(ui.selected)
     opened = view.opened[view.seat]
@@ -565,7 +567,8 @@ def _turn_rows(
     if ui.staged and not opened:
         if my_turn:
             total = staged_total(ui, view.discard_top)
-            if total is not None and total >= threshold:
+            threshold = cockpit.threshold
+            if total is not None and (total >= threshold or cockpit.opens):
                 label = keys.label("btn.open", total=total)
             else:
                 shown = total if total is not None else "?"
@@ -815,11 +818,14 @@ class Scala40UI:
         assert isinstance(match, scala40.Match)
         view = match.view(seat)
         targets: tuple[int, ...] = ()
+        top = view.discard_top if view.phase == "draw" else None
         if isinstance(ui.step, Attach) and view.to_play == seat:
-            top = view.discard_top if view.phase == "draw" else None
             targets = tuple(attach_targets(match, seat, ui, top))
+        opens = False
+        if ui.staged and view.to_play == seat and not view.opened[seat]:
+            opens = fits(match, open_action(ui, top), seat)
         options = match.options
-        cockpit = Cockpit(options.opening_points, options.hands, left, targets)
+        cockpit = Cockpit(options.opening_points, options.hands, left, targets, opens)
         return hand_message(match_id, seat, view, ui, names, group, lang, cockpit)
 
     def turn_facts(self, match: GameMatch, seat: int, lang: str) -> str:

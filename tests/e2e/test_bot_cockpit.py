@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from bot_harness import (
     RIGGED_HANDS,
     button_data,
@@ -258,3 +259,55 @@ async def test_a_scopone_card_is_played_in_two_taps_with_confirm_play(
         ]
         await press(server, service, match_id, ANNA, "✅ Gioca 5♠")
         assert [move.action for move in service.store.moves(match_id)][-1] == "play 5S"
+
+
+STAGE = {ANNA: "➕ Prepara", LUCA: "➕ Stage"}
+CLOSE_IN_HAND = {
+    ANNA: ("🔒 Apri 30/40", "✅ Apri 30", "🗑 Scarta 9♠", "Anna"),
+    LUCA: ("🔒 Open 30/40", "✅ Open 30", "🗑 Discard 9♠", "Luca"),
+}
+
+
+@pytest.mark.parametrize("user", [ANNA, LUCA], ids=["it", "en"])
+@pytest.mark.parametrize("without_40", [False, True], ids=["threshold", "close_in_hand"])
+async def test_the_open_button_knows_an_opening_that_closes_in_hand(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, user: int, without_40: bool
+) -> None:
+    """With the option of closing in hand without 40 (S40-5.6), two staged melds worth 30 that
+    leave one card to discard offer the opening as possible, and it closes the hand; without
+    the option the button says 30 of 40."""
+    server = fake_telegram
+    seat_people(server, GROUP, "Circolo", PEOPLE)
+    seat = [ANNA, LUCA].index(user)
+    hands = ["2C 3C 4C 6H 7H 8H 9S", "AD 5D 9D JD 2S 4S 6S"]
+    if seat:
+        hands.reverse()
+    match = position(
+        hands,
+        options=Options(close_in_hand_without_40=without_40),
+        discard="KD",
+        turns_done=[3, 3],
+        to_play=seat,
+        phase="play",
+    )
+    options = Options(close_in_hand_without_40=without_40).to_dict()
+    match_id = store_started_match(
+        tmp_path / "o.db", GROUP, "Circolo", PEOPLE, "scala40", match.to_json(), options
+    )
+    locked, ready, discard, name = CLOSE_IN_HAND[user]
+    async with running_bot(server, tmp_path / "o.db") as service:
+        await settle(server, service)
+        for label in ("2♣", "3♣", "4♣", STAGE[user], "6♥", "7♥", "8♥", STAGE[user]):
+            await press(server, service, match_id, user, label)
+        keys = keyboard_data(hand_of(server, service, match_id, user))
+        if not without_40:
+            assert locked in keys and ready not in keys
+            return
+        assert ready in keys and locked not in keys
+        assert (await press(server, service, match_id, user, ready))["text"] is None
+        await press(server, service, match_id, user, "9♠")
+        await press(server, service, match_id, user, discard)
+        summary = [m.text for m in server.messages(GROUP, from_bot=True) if m.text[0] == "🏁"]
+        assert [text.splitlines()[:2] for text in summary] == [  # the group reads Italian
+            [f"🏁 Mano 1: {name} chiude in mano", "con 9♠! Punti doppi."]
+        ]
