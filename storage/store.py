@@ -1743,7 +1743,8 @@ class Store:
     def delete_user_data(self, user_id: int) -> list[int]:
         """Erase a person: profile, language, results. They leave every lobby (one they host
         passes to the next seated person, or is cancelled when no person is left); their seats
-        in running and past matches become :data:`ANONYMOUS`. The ids of the lobbies changed.
+        in running and past matches become :data:`ANONYMOUS`, and a match they host passes to
+        the next seated person (None: nobody). The ids of the lobbies changed.
 
         Match logs keep their moves (they name seats, not people), so replays still work.
         """
@@ -1753,6 +1754,23 @@ class Store:
             s.exec(delete(ConfirmationTable).where(col(ConfirmationTable.user_id) == user_id))
             s.exec(delete(UserTable).where(col(UserTable.user_id) == user_id))
             s.exec(delete(ChatTable).where(col(ChatTable.chat_id) == user_id))
+            next_host = (
+                sa_select(col(SeatTable.user_id))
+                .where(
+                    col(SeatTable.match_id) == col(MatchTable.id),
+                    col(SeatTable.user_id).is_not(None),
+                    col(SeatTable.user_id) != user_id,
+                )
+                .order_by(col(SeatTable.seat))
+                .limit(1)
+                .scalar_subquery()
+            )
+            s.exec(
+                update(MatchTable)
+                .where(col(MatchTable.creator_id) == user_id)
+                .values(creator_id=next_host)
+                .execution_options(synchronize_session=False)
+            )
             s.exec(
                 update(SeatTable)
                 .where(col(SeatTable.user_id) == user_id)
@@ -1763,12 +1781,6 @@ class Store:
                     turn_chat_id=None,
                     turn_message_id=None,
                 )
-                .execution_options(synchronize_session=False)
-            )
-            s.exec(
-                update(MatchTable)
-                .where(col(MatchTable.creator_id) == user_id)
-                .values(creator_id=None)
                 .execution_options(synchronize_session=False)
             )
             s.exec(

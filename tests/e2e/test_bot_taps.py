@@ -377,6 +377,26 @@ async def test_a_host_who_erases_their_data_passes_the_lobby_on(
 
 
 @BOTH
+async def test_a_host_who_erases_their_data_passes_the_running_match_on(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, words: Words
+) -> None:
+    """Anna hosts a running match with Luca and erases her data: her seat plays on without
+    her, and the match is Luca's: his /stop (he is no admin) asks, and stops it."""
+    server = fake_telegram
+    people(server, words)
+    match_id = running_match(tmp_path / "t.db", words)
+    async with running_bot(server, tmp_path / "t.db") as service:
+        await settle(server, service)
+        await erase(server, service, words, ANNA)
+        assert service.store.get_match(match_id).creator_id == LUCA
+        server.user(LUCA).send(GROUP, "/stop")
+        await settle(server, service)
+        question = last(server, GROUP)
+        await tap(server, service, server.user(LUCA), question, words.yes)
+        assert service.store.get_match(match_id).status == "stopped"
+
+
+@BOTH
 async def test_a_lobby_left_without_a_person_by_an_erasure_is_cancelled(
     fake_telegram: FakeTelegramServer, tmp_path: Path, words: Words
 ) -> None:
