@@ -235,7 +235,8 @@ class Shows:
         hand is posted below it (:meth:`hand`). On a phone the chat then reads as the game
         went: the hand that ended and how, then the new cards, which ring as a new message;
         and no keyboard of a hand that is over is left to press. ``seats``: only those (a
-        resume shows the recaps that were not shown)."""
+        resume shows the recaps that were not shown). In a private match the recap is the
+        hand's whole summary (no other message repeats it), and the table goes below it."""
         ui = ui_for(record.game)
         names = self.matches.names(record)
         closed = ui.closed_hand(match)
@@ -244,28 +245,49 @@ class Shows:
             if user is None or old is None or (seats is not None and seat.seat not in seats):
                 continue
             lang = self.people.user_lang(user)
-            recap = ui.hand_recap(match, seat.seat, names, lang)
+            if alone(record):
+                recap = ui.hand_result(match, names, lang)
+            else:
+                recap = ui.hand_recap(match, seat.seat, names, lang)
             text = self.hand_title(record, lang) + "\n" + recap
             if closed is not None and match.hand_number > closed:
                 text += "\n" + t(lang, "hand.recap_next", hand=match.hand_number)
-            done = functools.partial(self._recap_shown, record.id, seat.seat, closed or 0, old)
+            done = functools.partial(
+                self._recap_shown, record.id, seat.seat, closed or 0, old, alone(record)
+            )
             self.outbox.put(
                 user,
                 ("recap", record.id, seat.seat, old),
-                functools.partial(Render, old, None, clip(text)),
+                functools.partial(self._recap_render, record.id, seat.seat, old, clip(text)),
                 done,
                 Priority.HAND,
+                sending=functools.partial(
+                    self.store.set_hand_digest, record.id, seat.seat, pending=True
+                ),
             )
             self._recapped[(record.id, seat.seat)] = old
             self._recaps_out.add((record.id, seat.seat))
 
-    def _recap_shown(self, match_id: int, seat: int, hand: int, recapped: int, *_: object) -> None:
+    def _recap_render(self, match_id: int, seat: int, old: int, text: str) -> Render:
+        """The recap, edited into the hand message ``old`` with what the store knows of it:
+        an edit the bot sent as it stopped (its fate unknown) has it posted anew instead."""
+        stored = self.store.get_match(match_id).seats[seat]
+        if stored.hand_message_id != old:
+            return Render(old, None, text)
+        return Render(old, stored.hand_digest, text, None, stored.hand_pending)
+
+    def _recap_shown(
+        self, match_id: int, seat: int, hand: int, recapped: int, summary: bool, *_: object
+    ) -> None:
         """The recap is out (or could not be): a resume does not show it again, and the seat
         has no hand message until the next hand is posted below it (a bot stopped before it
-        posts it, or another instance, posts it then: it would edit the recap)."""
+        posts it, or another instance, posts it then: it would edit the recap). A recap that
+        is the hand's ``summary`` (a private match) has the table go below it."""
         self.store.set_recap_hand(match_id, seat, hand)
         self.store.replace_hand_message(match_id, seat, recapped, None)
         self._recaps_out.discard((match_id, seat))
+        if summary:
+            self._summary_shown(match_id, recapped)
 
     def hand_end(self, record: MatchRecord) -> None:
         """At a resume (or once the store is back): the end of the latest hand, if the bot
@@ -304,11 +326,11 @@ class Shows:
         """The private hand message of a seat: the names as the table shows them, the time
         left of the turn as the hand is rendered (again at the turn's reminder); at the end of
         the match, how the last hand ended (when it ended it) and the winner and the standings,
-        without buttons."""
+        without buttons (in a private match, all the group would read, with the rematch)."""
         seat_record = record.seats[seat]
         match = self.matches.engine(record)
         if match.is_over:
-            return self._hand_at_end(record, match, seat), None
+            return self._hand_at_end(record, match, seat)
         return ui_for(record.game).hand(
             record.id,
             seat,
@@ -320,15 +342,23 @@ class Shows:
             table_render.time_left(record.deadline, self.clock()),
         )
 
-    def _hand_at_end(self, record: MatchRecord, match: GameMatch, seat: int) -> str:
-        """The hand message of a finished or stopped match."""
+    def _hand_at_end(self, record: MatchRecord, match: GameMatch, seat: int) -> Rendered:
+        """The hand message of a finished or stopped match; in a private match it stands for
+        the group's messages too (the whole last hand, the ranking, the seed, the rematch)."""
         lang = self.people.user_lang(record.seats[seat].user_id or 0)
         ui = ui_for(record.game)
+        names = self.matches.names(record)
         lines = [self.hand_title(record, lang)]
         if ui.closed_hand(match) == match.hand_number:  # the last move ended a hand
-            lines.append(ui.hand_recap(match, seat, self.matches.names(record), lang))
-        lines.append(self.result_text(record, match, lang))
-        return clip("\n".join(lines))
+            if alone(record):
+                lines.append(ui.hand_result(match, names, lang))
+            else:
+                lines.append(ui.hand_recap(match, seat, names, lang))
+        if not alone(record):
+            lines.append(self.result_text(record, match, lang))
+            return clip("\n".join(lines)), None
+        text, markup = self.final_ranking(record, match, lang)
+        return clip("\n".join([*lines, text])), markup
 
     def _hand_render(self, match_id: int, seat: int, user: int) -> Render | None:
         record = self.store.get_match(match_id)
@@ -485,9 +515,29 @@ class Shows:
         hand's table goes below the hand's summary; a stop or an abandonment posts no hand's
         summary (the last one was posted when it ended)."""
         if closed:
-            self._hand_summary(record, match)
+            self._hand_ended(record, match)
         if match.is_over:
             self._match_ending(record, match)
+
+    def _hand_ended(self, record: MatchRecord, match: GameMatch) -> None:
+        if self._summed_in_recap(record):
+            self._hand_end_in_recap(record, match)
+        else:
+            self._hand_summary(record, match)
+
+    def _summed_in_recap(self, record: MatchRecord) -> bool:
+        """Whether the end of a hand is shown in the person's recap alone (a private match
+        whose hand message is there to turn into it)."""
+        return alone(record) and any(
+            s.user_id is not None and s.hand_message_id is not None for s in record.seats
+        )
+
+    def _hand_end_in_recap(self, record: MatchRecord, match: GameMatch) -> None:
+        """A private match: the recap (or the hand at the end) says how the hand ended; the
+        table waits to go below it."""
+        hand = ui_for(record.game).closed_hand(match) or 0
+        if self.store.show_hand_end(record.id, hand) and not match.is_over:
+            self._summing.add(record.id)
 
     def _hand_summary(self, record: MatchRecord, match: GameMatch) -> None:
         lang = self.people.group_lang(record.chat_id)
@@ -506,6 +556,13 @@ class Shows:
         )
 
     def _match_ending(self, record: MatchRecord, match: GameMatch) -> None:
+        if alone(record):  # the person's hand shows the end, with the rematch: the last word
+            self.store.show_match_end(record.id)
+            for seat in record.seats:
+                user, posted = seat.user_id, seat.hand_message_id
+                if user and posted and self.outbox.newest.get(user, 0) > posted:
+                    self.hand(record.id, seat.seat, fresh=True, retire=True)  # a reply below
+            return
         text, markup = self.final_ranking(record, match)
         sending = functools.partial(self.store.show_match_end, record.id)
         self.outbox.send(record.chat_id, text, markup, Priority.NOTICE, sending=sending)
@@ -528,16 +585,20 @@ class Shows:
             closed, shown = ui_for(record.game).closed_hand(match), record.shown_hand
             unshown = closed is not None and shown is not None and shown < closed
             if unshown and record.status == FINISHED:  # a stop shows no hand's end
-                self._hand_summary(record, match)
+                self._hand_ended(record, match)
             self._match_ending(record, match)
             self.table(record.id)
-        for seat in range(len(record.seats)):
-            self.hand(record.id, seat)
+        for seat in record.seats:
+            if seat.hand_message_id is not None:  # a hand is edited, never posted anew
+                self.hand(record.id, seat.seat)
         self.ring(record.id)
 
-    def final_ranking(self, record: MatchRecord, match: GameMatch) -> Rendered:
-        """The ranking at the end of the match, the seed revealed, the rematch button."""
-        lang = self.people.group_lang(record.chat_id)
+    def final_ranking(
+        self, record: MatchRecord, match: GameMatch, lang: str | None = None
+    ) -> Rendered:
+        """The ranking at the end of the match, the seed revealed, the rematch button (in the
+        group's language, or ``lang``)."""
+        lang = lang or self.people.group_lang(record.chat_id)
         outcome = match.outcome
         stopped = outcome is None or outcome.stopped
         text = self.result_text(record, match, lang)

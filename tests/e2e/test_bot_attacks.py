@@ -336,6 +336,7 @@ async def test_a_long_ranking_is_split_by_what_telegram_counts(
                 record = store.add_seat(record.id, 5000 + 6 * n + k, "x")
             store.start_match(record.id, store.initial_match(record).to_json(), record.version)
             store.set_status(record.id, "finished")
+            store.show_match_end(record.id)  # as the bot does when it shows the end
             store.record_results(
                 record.id,
                 [

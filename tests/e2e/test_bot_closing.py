@@ -9,7 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_harness import button_data, hand_of, running_bot, seat_people, settle, store_started_match
+from bot_harness import (
+    button_data,
+    hand_of,
+    keyboard_data,
+    running_bot,
+    seat_people,
+    settle,
+    store_started_match,
+)
 from fake_telegram import FakeMessage, FakeTelegramServer
 from s40_helpers import position
 
@@ -242,6 +250,50 @@ async def test_a_restart_after_some_recaps_shows_the_others(
             assert hand.message_id > old and hand.inline_keyboard  # hand 2, below the recap
 
 
+@pytest.mark.parametrize("lang", ["it", "en"])
+async def test_a_recap_telegram_took_as_the_bot_stopped_is_not_edited_again(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, lang: str
+) -> None:
+    """The bot stops as Telegram turns the hand messages into the recaps, before the store
+    keeps that they did. Restarted, it cannot know whether they did: each recap is posted
+    anew (an edit to what a message shows already is refused as "not modified") and the old
+    message deleted; hand 2 goes below it."""
+    server = fake_telegram
+    seat_people(server, GROUP, "Circolo", PEOPLE)
+    database = tmp_path / "u.db"
+    match_id = closing_match(database, lang)
+    async with running_bot(server, database) as service:
+        await settle(server, service)
+        old_hands = [seat.hand_message_id or 0 for seat in service.store.get_match(match_id).seats]
+        anna = server.user(ANNA)
+        hand = hand_of(server, service, match_id, ANNA)
+        await anna.press(ANNA, hand.message_id, button_data(hand, "5♦")).answered()
+        await settle(server, service)
+        hand = hand_of(server, service, match_id, ANNA)
+        discard = button_data(hand, "🗑 Scarta 5♦")  # Anna reads Italian
+        service.shows._recap_shown = lambda *_: None  # type: ignore[method-assign]
+        service.shows.hand = lambda *_, **__: None  # type: ignore[method-assign]
+        await anna.press(ANNA, hand.message_id, discard).answered()
+        await settle(server, service)
+        assert service.store.get_match(match_id).seats[0].hand_message_id == old_hands[0]
+    async with running_bot(server, database, strict=False) as service:
+        await settle(server, service)
+        for user, old, recap, below in (
+            (ANNA, old_hands[0], ANNA_RECAP, "⬇️ La mano 2 è qui sotto."),
+            (LUCA, old_hands[1], LUCA_RECAP, "⬇️ Hand 2 is below."),
+        ):
+            assert server.message(user, old).deleted  # type: ignore[union-attr]
+            again, hand = [m for m in server.messages(user, from_bot=True) if m.text[0] != "🔔"]
+            assert again.text.splitlines() == [
+                *recap[:-1],
+                *recap[-1].format(100).split("\n"),
+                below,
+            ]
+            assert not again.inline_keyboard
+            assert hand == hand_of(server, service, match_id, user) and hand.inline_keyboard
+    within_limits_but_a_restart(server)
+
+
 def within_limits_but_a_restart(server: FakeTelegramServer) -> None:
     """No identical edit and no late answer. A restarted bot does not know how much of a
     private chat's budget the old process spent in its last second: Telegram may ask it to
@@ -358,6 +410,8 @@ PRIVATE = {
         "abandon": "/abbandona",
         "moved": "⬇️ La tua mano è più in basso.",
         "answer": "Hai abbandonato la partita.",
+        "seed": "🔓 Chiave del mazzo svelata: 7 · /verifica",
+        "rematch": "🔄 Rivincita",
         "hand": [
             "🃏 Scopone · la tua partita",
             "🏆 Partita finita! Vincono 🤖 1 e 🤖 3.",
@@ -378,6 +432,8 @@ PRIVATE = {
         "abandon": "/abandon",
         "moved": "⬇️ Your hand is further down.",
         "answer": "You abandoned the match.",
+        "seed": "🔓 Seed revealed: 7 · /verify",
+        "rematch": "🔄 Rematch",
         "hand": [
             "🃏 Scopone · your match",
             "🏆 Match over! 🤖 1 and 🤖 3 win.",
@@ -406,7 +462,8 @@ async def test_a_private_match_is_a_conversation_with_one_person(
     and deletes the old one (no reply buries it); one too old to delete loses its buttons and
     points down. She abandons: nobody is left at the table,
     so the match ends at once (no computer plays on): her hand shows the winners, the
-    standings and her abandonment, without buttons."""
+    standings, her abandonment and the seed, and offers the rematch; no other message
+    repeats it."""
     server = fake_telegram
     server.add_user(ANNA, "Anna", language_code=lang).start_private()
     server.pop_updates()
@@ -448,9 +505,9 @@ async def test_a_private_match_is_a_conversation_with_one_person(
         assert service.store.get_match(match_id).status == "finished"
         assert [m.action for m in service.store.moves(match_id)][-2:] == ["abandon", "end"]
         hand = hand_of(server, service, match_id, ANNA)
-        assert hand.text.splitlines() == words["hand"] and not hand.inline_keyboard
-        ranking = server.last_message(ANNA, from_bot=True)
-        assert ranking is not None and ranking.text.splitlines()[:-1] == words["hand"][1:]
+        assert hand.text.splitlines() == [*words["hand"], words["seed"]]
+        assert list(keyboard_data(hand)) == [words["rematch"]]
+        assert server.last_message(ANNA, from_bot=True) == hand
         sent = server.messages(ANNA, from_bot=True, include_deleted=True)
         assert not [m for m in sent if m.text.startswith("🔔")]
 
@@ -460,18 +517,12 @@ ALONE = {
         "recap": [
             "🃏 Scala 40 · la tua partita",
             "🏁 Mano 1: Anna chiude con 5♦.",
-            "Hai chiuso tu: 0 punti.",
-            "Totali: Anna 0 · 🤖 1 100",
-            "si esce a 101",
-            "⬇️ La mano 2 è qui sotto.",
-        ],
-        "summary": [
-            "🏁 Mano 1: Anna chiude con 5♦.",
             "Anna: ha chiuso → 0",
             "🤖 1: non ha calato → 100 fissi",
             "(9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
             "Totali: Anna 0 · 🤖 1 100",
             "si esce a 101",
+            "⬇️ La mano 2 è qui sotto.",
         ],
         "table": "🃏 Scala 40 · mano 2 · si esce a 101",
         "discard": "🗑 Scarta 5♦",
@@ -480,16 +531,11 @@ ALONE = {
         "recap": [
             "🃏 Scala 40 · your match",
             "🏁 Hand 1: Anna closes with 5♦.",
-            "You closed: 0 points.",
-            "Totals: Anna 0 · 🤖 1 100 · out at 101",
-            "⬇️ Hand 2 is below.",
-        ],
-        "summary": [
-            "🏁 Hand 1: Anna closes with 5♦.",
             "Anna: closed → 0",
             "🤖 1: never opened → a flat 100",
             "(9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
             "Totals: Anna 0 · 🤖 1 100 · out at 101",
+            "⬇️ Hand 2 is below.",
         ],
         "table": "🃏 Scala 40 · hand 2 · out at 101",
         "discard": "🗑 Discard 5♦",
@@ -498,12 +544,13 @@ ALONE = {
 
 
 @pytest.mark.parametrize("lang", ["it", "en"])
-async def test_a_private_hand_ends_in_order_recap_summary_table_then_the_new_hand(
+async def test_a_private_hand_ends_in_order_summary_table_then_the_new_hand(
     fake_telegram: FakeTelegramServer, tmp_path: Path, lang: str
 ) -> None:
     """Anna plays Scala 40 in her private chat against a computer and closes hand 1. Her
-    hand message turns into her recap; below it the summary, then hand 2's table (the old
-    one gone), then her new hand, the chat's last message."""
+    hand message turns into the hand's whole summary (what the computer held too: no other
+    message repeats it); below it hand 2's table (the old one gone), then her new hand, the
+    chat's last message."""
     server = fake_telegram
     server.add_user(ANNA, "Anna", language_code=lang).start_private()
     server.pop_updates()
@@ -530,10 +577,9 @@ async def test_a_private_hand_ends_in_order_recap_summary_table_then_the_new_han
             answer = await anna.press(ANNA, hand.message_id, button_data(hand, label)).answered()
             assert answer["text"] is None
             await settle(server, service)
-        recap, summary, table, new = server.messages(ANNA, from_bot=True)
+        recap, table, new = server.messages(ANNA, from_bot=True)
         assert recap.message_id == hand.message_id and not recap.inline_keyboard
         assert recap.text.splitlines() == words["recap"]
-        assert summary.text.splitlines() == words["summary"]
         assert server.message(ANNA, old_table).deleted  # type: ignore[union-attr]
         assert table.message_id == service.store.get_match(match_id).table_message_id
         assert table.text.splitlines()[0] == words["table"]
