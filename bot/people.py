@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 
 from telegram import Bot
 from telegram.error import TelegramError
@@ -14,15 +16,44 @@ log = logging.getLogger(__name__)
 
 ADMINS = ("creator", "administrator")
 MEMBERS = (*ADMINS, "member", "restricted")
+MET_AGAIN = 600.0
+"""Seconds after which a person met again is written again though nothing changed (another
+instance may have erased them meanwhile)."""
+MET_KEPT = 20_000
+"""People whose name and language code are remembered in memory, the latest met."""
 
 
 class People:
     """Languages and titles from the store; membership and powers asked of Telegram."""
 
-    def __init__(self, store: Store, bot: Bot) -> None:
+    def __init__(self, store: Store, bot: Bot, clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.bot = bot
+        self.clock = clock
         self.titles: dict[int, str] = {}
+        self._met: dict[int, tuple[str, str | None, float]] = {}
+
+    def met(self, user_id: int, name: str, code: str | None) -> None:
+        """A person pressed or typed a command: their name and Telegram's language code are
+        kept in the store, written only when they changed (or ``MET_AGAIN`` seconds passed)."""
+        now = self.clock()
+        known = self._met.pop(user_id, None)
+        if known is None or known[:2] != (name, code) or now - known[2] > MET_AGAIN:
+            self.store.upsert_user(user_id, name, code)
+            known = (name, code, now)
+        self._met[user_id] = known
+        if len(self._met) > MET_KEPT:
+            del self._met[next(iter(self._met))]
+
+    def forget(self, user_id: int) -> None:
+        """A person erased their data: met again, they are written again."""
+        self._met.pop(user_id, None)
+
+    def titled(self, chat_id: int, title: str) -> None:
+        """A group's title as an update showed it, stored when it changed."""
+        if self.titles.get(chat_id) != title:
+            self.titles[chat_id] = title
+            self.store.set_chat_title(chat_id, title)
 
     def user_lang(self, user_id: int, code: str | None = None) -> str:
         """A user's language: chosen with /language, else from Telegram's language code."""

@@ -125,6 +125,7 @@ class Questions:
         if not yes:
             return Answer(t(lang, "ans.ok"))
         if question.kind == "delete":
+            self.people.forget(user_id)
             for lobby in self.store.delete_user_data(user_id):  # left, passed on or cancelled
                 self.moves.shows.table(lobby)
             return Answer(t(lang, "ans.deleted"))

@@ -51,8 +51,6 @@ def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat is not None and is_group(chat) and message is not None:
         service.outbox.saw(chat.id, message.message_id)
     if user is not None and not user.is_bot:
-        service.store.upsert_user(user.id, display_name(user), user.language_code)
-    titled = chat is not None and is_group(chat) and chat.title
-    if titled and chat is not None and service.titles.get(chat.id) != chat.title:
-        service.titles[chat.id] = chat.title or ""
-        service.store.set_chat_title(chat.id, chat.title)
+        service.people.met(user.id, display_name(user), user.language_code)
+    if chat is not None and is_group(chat) and chat.title:
+        service.people.titled(chat.id, chat.title)
