@@ -1,0 +1,85 @@
+"""End to end: what one press costs the database, counted through the real bot (issue 26).
+
+Each press of a plain Scala 40 turn (select a card, draw, discard) is made on the fake Bot API,
+and every SQL statement and transaction the bot runs for it is counted until everything it
+shows is out (the answer, the hand, the table, the bells: the renders that read the store
+count too). The counts are pinned: a change that reads or writes more fails here, and a change
+that reads less lowers the pins (issue 26 aims at select 2, draw 6, discard 8 statements).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from bot_harness import (
+    RIGGED_HANDS,
+    button_data,
+    hand_of,
+    running_bot,
+    seat_people,
+    settle,
+    store_started_match,
+)
+from fake_telegram import FakeTelegramServer
+from s40_helpers import position
+from sqlalchemy import event
+
+from bot.service import Tavolo
+from engine.scala40 import Options
+
+GROUP = -100990
+ANNA, LUCA = 1991, 1992
+PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en")]
+
+PINNED = {"select": (30, 12), "draw": (59, 23), "discard": (93, 36)}
+"""Statements and transactions per press on SQLite, at most, as measured on 2026-11-27
+(issue 26 lowers them)."""
+
+
+@contextmanager
+def counting(service: Tavolo) -> Iterator[Counter[str]]:
+    """Count the statements and the transactions the store runs meanwhile."""
+    engine = service.store._engine
+    counts: Counter[str] = Counter()
+
+    def statement(*_: Any) -> None:
+        counts["statements"] += 1
+
+    def begin(*_: Any) -> None:
+        counts["transactions"] += 1
+
+    event.listen(engine, "before_cursor_execute", statement)
+    event.listen(engine, "begin", begin)
+    try:
+        yield counts
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+        event.remove(engine, "begin", begin)
+
+
+async def test_what_a_press_costs_the_database(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    seat_people(server, GROUP, "Circolo", PEOPLE)
+    match = position(list(RIGGED_HANDS), discard="KD", stock_top="AC AD 2H 3H", to_play=1)
+    match_id = store_started_match(
+        tmp_path / "s.db", GROUP, "Circolo", PEOPLE, "scala40", match.to_json(),
+        Options().to_dict(),
+    )  # fmt: skip
+    luca = server.user(LUCA)
+    async with running_bot(server, tmp_path / "s.db") as service:
+        await settle(server, service)
+        costs = {}
+        for press, label in (("draw", "🂠 Draw"), ("select", "2♠"), ("discard", "🗑 Discard 2♠")):
+            hand = hand_of(server, service, match_id, LUCA)
+            with counting(service) as counts:
+                await luca.press(LUCA, hand.message_id, button_data(hand, label)).answered()
+                await settle(server, service)
+            costs[press] = (counts["statements"], counts["transactions"])
+        print(costs)  # shown with -s
+        assert all(costs[press] <= PINNED[press] for press in PINNED), costs
