@@ -108,6 +108,21 @@ LUCA_RECAP = [
     "(9♠ 10♠ K♦ 2♣ 3♣ 4♣)",
     "Totals: Anna 0 · Luca {} · out at 101",
 ]
+
+
+def recaps(old_hands: list[int]) -> list[tuple[int, int, list[str]]]:
+    """Anna's and Luca's hand 1 messages and the lines of the recap each should turn into
+    (Luca's total 100), which points down at hand 2."""
+    return [
+        (
+            ANNA,
+            old_hands[0],
+            [*ANNA_RECAP[:-1], *TOTALS["it"].format(100).split("\n"), "⬇️ La mano 2 è qui sotto."],
+        ),
+        (LUCA, old_hands[1], [*LUCA_RECAP[:-1], TOTALS["en"].format(100), "⬇️ Hand 2 is below."]),
+    ]
+
+
 STOPPED = {
     "it": "⏹ Partita interrotta: non conta per la classifica.",
     "en": "⏹ Match stopped: it does not count for the rankings.",
@@ -235,17 +250,10 @@ async def test_a_restart_after_some_recaps_shows_the_others(
         await close_the_hand(server, service, match_id)
     async with running_bot(server, database, strict=False) as service:
         await settle(server, service)
-        for user, old, recap, below in (
-            (ANNA, old_hands[0], ANNA_RECAP, "⬇️ La mano 2 è qui sotto."),
-            (LUCA, old_hands[1], LUCA_RECAP, "⬇️ Hand 2 is below."),
-        ):
+        for user, old, recap in recaps(old_hands):
             message = server.message(user, old)
             assert message is not None and not message.inline_keyboard
-            assert message.text.splitlines() == [
-                *recap[:-1],
-                *recap[-1].format(100).split("\n"),
-                below,
-            ]
+            assert message.text.splitlines() == recap
             hand = hand_of(server, service, match_id, user)
             assert hand.message_id > old and hand.inline_keyboard  # hand 2, below the recap
 
@@ -278,17 +286,10 @@ async def test_a_recap_telegram_took_as_the_bot_stopped_is_not_edited_again(
         assert service.store.get_match(match_id).seats[0].hand_message_id == old_hands[0]
     async with running_bot(server, database, strict=False) as service:
         await settle(server, service)
-        for user, old, recap, below in (
-            (ANNA, old_hands[0], ANNA_RECAP, "⬇️ La mano 2 è qui sotto."),
-            (LUCA, old_hands[1], LUCA_RECAP, "⬇️ Hand 2 is below."),
-        ):
+        for user, old, recap in recaps(old_hands):
             assert server.message(user, old).deleted  # type: ignore[union-attr]
             again, hand = [m for m in server.messages(user, from_bot=True) if m.text[0] != "🔔"]
-            assert again.text.splitlines() == [
-                *recap[:-1],
-                *recap[-1].format(100).split("\n"),
-                below,
-            ]
+            assert again.text.splitlines() == recap
             assert not again.inline_keyboard
             assert hand == hand_of(server, service, match_id, user) and hand.inline_keyboard
     within_limits_but_a_restart(server)
@@ -699,13 +700,10 @@ def hand_two_below_the_end_of_hand_one(
     assert server.message(GROUP, old_table).deleted  # type: ignore[union-attr]
     assert table.message_id == service.store.get_match(match_id).table_message_id
     assert table.text.startswith({"it": "🃏 Scala 40 · mano 2", "en": "🃏 Scala 40 · hand 2"}[lang])
-    for user, old, recap, below in (
-        (ANNA, old_hands[0], ANNA_RECAP, "⬇️ La mano 2 è qui sotto."),
-        (LUCA, old_hands[1], LUCA_RECAP, "⬇️ Hand 2 is below."),
-    ):
+    for user, old, recap in recaps(old_hands):
         message = server.message(user, old)
         assert message is not None and not message.inline_keyboard
-        assert message.text.splitlines() == [*recap[:-1], *recap[-1].format(100).split("\n"), below]
+        assert message.text.splitlines() == recap
         hand = hand_of(server, service, match_id, user)
         assert hand.message_id > old and hand.inline_keyboard  # hand 2, below the recap
     return summary, table
