@@ -169,9 +169,10 @@ async def test_a_scopone_hand_at_a_persons_pace_meets_no_429(
         await settle(server, service)
         mark = server.mark()
         answers = []
-        while (moves := len(service.store.moves(match_id))) < 40:
+        while (match := service.engine(service.store.get_match(match_id))).hand_number == 1:
+            moves = len(service.store.moves(match_id))
             await asyncio.sleep(rng.uniform(1.0, 2.0) / SPEED)  # a person's pace
-            seat = service.engine(service.store.get_match(match_id)).to_play
+            seat = match.to_play
             assert seat is not None
             user = users[seat]
             hand = hand_of(server, service, match_id, user.id)
