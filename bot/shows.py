@@ -168,13 +168,13 @@ class Shows:
         if record.table_chat_id not in (None, chat_id):
             return  # the group became a supergroup meanwhile: its new id stays
         if (record.table_chat_id, record.table_message_id) != (chat_id, message_id):
-            self.store.set_table_message(match_id, chat_id, message_id)
+            self.store.set_table_message(match_id, chat_id, message_id, shown)
             if match_id in self._unplaced:  # below the summary: the table keeps its place
                 self.store.set_summary_message(match_id, message_id)
                 self._unplaced.discard(match_id)
             if chat_id > 0 and record.status == "playing":
                 self._hands_below(record, chat_id)
-        if shown != record.table_digest or record.table_pending != shown:
+        elif shown != record.table_digest or record.table_pending != shown:
             self.store.set_table_digest(match_id, shown)
 
     def _hands_below(self, record: MatchRecord, chat_id: int) -> None:
@@ -385,11 +385,10 @@ class Shows:
         self._blocked.discard((match_id, seat))
         seat_record = self.store.get_match(match_id).seats[seat]
         if message_id != seat_record.hand_message_id:
-            old = self._posting.get((match_id, seat))  # the message it replaces, when rendered
-            if not self.store.replace_hand_message(match_id, seat, old, message_id):
-                self._posting.pop((match_id, seat), None)
+            old = self._posting.pop((match_id, seat), None)  # what it replaces, when rendered
+            if not self.store.replace_hand_message(match_id, seat, old, message_id, shown):
                 self._spare_hand(match_id, seat, message_id)
-                return
+            return
         self._posting.pop((match_id, seat), None)
         if shown != seat_record.hand_digest or seat_record.hand_pending != shown:
             self.store.set_hand_digest(match_id, seat, shown)

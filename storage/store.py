@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from enum import Enum
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, NoReturn, TypeVar
@@ -364,6 +365,15 @@ def _check_game(game: str) -> None:
 def _check_when(when: datetime | None) -> None:
     if when is not None and (when.tzinfo is None or when.utcoffset() is None):
         raise ValueError(f"a deadline must be timezone-aware, got {when!r}")
+
+
+class Unchanged(Enum):
+    """A value a write leaves as it is stored."""
+
+    UNCHANGED = "unchanged"
+
+
+UNCHANGED: Final = Unchanged.UNCHANGED
 
 
 class Store:
@@ -1145,9 +1155,22 @@ class Store:
             self._no_seat(db, match_id, seat)
         return _ui(*found)
 
-    def set_table_message(self, match_id: int, chat_id: int, message_id: int | None) -> None:
-        """Remember the group message showing the table (None: there is none now)."""
-        self._update_match(match_id, table_chat_id=chat_id, table_message_id=message_id)
+    def set_table_message(
+        self,
+        match_id: int,
+        chat_id: int,
+        message_id: int | None,
+        digest: str | Unchanged | None = UNCHANGED,
+    ) -> None:
+        """Remember the group message showing the table (None: there is none now), with the
+        ``digest`` of what it shows when it is new (one write: a bot stopped in between would
+        know the message but not what it shows, and edit it to the same text)."""
+        shows = (
+            {}
+            if isinstance(digest, Unchanged)
+            else {"table_digest": digest, "table_pending": digest}
+        )
+        self._update_match(match_id, table_chat_id=chat_id, table_message_id=message_id, **shows)
 
     def set_table_digest(self, match_id: int, digest: str | None, pending: bool = False) -> None:
         """Remember what the table message shows now (a digest of its text and buttons), as
@@ -1203,11 +1226,20 @@ class Store:
         self._update_seat(match_id, seat, hand_message_id=message_id)
 
     def replace_hand_message(
-        self, match_id: int, seat: int, old: int | None, message_id: int | None
+        self,
+        match_id: int,
+        seat: int,
+        old: int | None,
+        message_id: int | None,
+        digest: str | Unchanged | None = UNCHANGED,
     ) -> bool:
         """Remember ``message_id`` as the seat's hand message (None: it has none) if the stored
-        one is still ``old`` (another instance may have posted and stored its own meanwhile);
-        whether it was stored."""
+        one is still ``old`` (another instance may have posted and stored its own meanwhile),
+        with the ``digest`` of what it shows (in the same write, as for the table); whether it
+        was stored."""
+        shows = (
+            {} if isinstance(digest, Unchanged) else {"hand_digest": digest, "hand_pending": digest}
+        )
         same = (
             col(SeatTable.hand_message_id).is_(None)
             if old is None
@@ -1217,7 +1249,7 @@ class Store:
             done = db.execute(
                 update(SeatTable)
                 .where(col(SeatTable.match_id) == match_id, col(SeatTable.seat) == seat, same)
-                .values(hand_message_id=message_id)
+                .values(hand_message_id=message_id, **shows)
             )
             return bool(done.rowcount == 1)
 

@@ -221,6 +221,15 @@ class TestDeliveries:
         assert not store.replace_hand_message(record.id, 0, 9, 11)
         assert store.replace_hand_message(record.id, 0, 10, 12)
         assert store.get_match(record.id).seats[0].hand_message_id == 12
+        # A new message is stored with what it shows, in one write.
+        assert store.replace_hand_message(record.id, 0, 12, 13, "d13")
+        seat = store.get_match(record.id).seats[0]
+        assert (seat.hand_message_id, seat.hand_digest, seat.hand_pending) == (13, "d13", "d13")
+        store.set_table_message(record.id, -100, 14, "t14")
+        stored = store.get_match(record.id)
+        assert (stored.table_message_id, stored.table_digest, stored.table_pending) == (
+            14, "t14", "t14",
+        )  # fmt: skip
 
     def test_a_bell_is_forgotten_unless_a_newer_one_rang(self, store: Store) -> None:
         record, _ = started(store, "scopone", 4)
