@@ -175,8 +175,14 @@ def die_after_storing(service: Tavolo, shown: str) -> None:
     ("summary only"); or as Telegram took the summary, before the store kept where it went
     ("summary unstored")."""
 
-    def show(record: MatchRecord, match: GameMatch, *_: Any, closed: bool = False) -> None:
-        closed = closed or bool(_[3:] and _[3])  # closed comes fourth after the match
+    def show(
+        record: MatchRecord,
+        match: GameMatch,
+        mover: Any,
+        new: bool,
+        quiet: bool,
+        closed: bool = False,
+    ) -> None:  # Moves._show's signature
         if shown != "nothing":
             service.shows.summaries(record, match, closed)
 
@@ -241,8 +247,14 @@ async def test_a_restart_after_some_recaps_shows_the_others(
         await settle(server, service)
         old_hands = [seat.hand_message_id or 0 for seat in service.store.get_match(match_id).seats]
 
-        def show(record: MatchRecord, match: GameMatch, *_: Any, closed: bool = False) -> None:
-            closed = closed or bool(_[3:] and _[3])  # closed comes fourth after the match
+        def show(
+            record: MatchRecord,
+            match: GameMatch,
+            mover: Any,
+            new: bool,
+            quiet: bool,
+            closed: bool = False,
+        ) -> None:  # Moves._show's signature
             service.shows.summaries(record, match, closed)
             service.shows.recap(record, match, [0])  # Anna's recap only
 
