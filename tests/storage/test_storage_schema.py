@@ -228,8 +228,8 @@ class TestSnapshots:
         assert str(caught.value).endswith("upgrade Tavolo to resume it")
 
     def test_a_damaged_snapshot_is_named(self, store: Store) -> None:
-        for game in ("scala40", "scopone"):
-            record, _ = started(store, game, 4, chat_id=hash(game) % 1000)
+        for chat_id, game in ((-1, "scala40"), (-2, "scopone")):  # a chat each
+            record, _ = started(store, game, 4, chat_id=chat_id)
             store.commit_move(record.id, record.version, 0, "draw", '{"game": "' + game + '"}')
             with pytest.raises(StoreError) as caught:
                 store.load_engine_match(store.get_match(record.id))
