@@ -337,7 +337,7 @@ async def run(
         database = Path(folder) / "bench.db"
         server = FakeTelegramServer()
         await server.start()
-        store = Store.open(f"sqlite:///{database}")
+        store = Store.open(f"sqlite:///{database}", exclusive=True)
         seeded = _seed(server, store, matches)
         _store_match(
             store, SPAM_GROUP, [SPAMMER, SPAMMER + 1], new_match(2, seed=99).to_json(), "Spam"

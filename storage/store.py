@@ -76,6 +76,7 @@ from storage.errors import (
     StoreError,
     WrongStatus,
 )
+from storage.kept import ABSENT, CHAT, MATCH, NOTHING, USER, Absent, Kept, Touch, with_seat
 from storage.models import (
     NAME_LENGTH,
     ChatTable,
@@ -227,6 +228,50 @@ def _ui_values(ui: SeatUI) -> dict[str, Any]:
         "ui_mode": ui.mode,
         "ui_pending": ui.pending,
     }
+
+
+def _changed_ui(ui: SeatUI, values: dict[str, Any]) -> SeatUI:
+    """A seat's UI after an update of its columns ``values`` (as :meth:`Store.update_seat_ui`
+    writes them, its version included)."""
+    columns: dict[str, Any] = _ui_values(ui) | values
+    return _ui(
+        columns["ui_selected"],
+        columns["ui_staged"],
+        columns["ui_order"],
+        columns["ui_sort"],
+        columns["ui_version"],
+        columns["ui_mode"],
+        columns["ui_pending"],
+    )
+
+
+def _as_read(values: dict[str, Any]) -> dict[str, Any]:
+    """Column values as the store reads them back: times in UTC."""
+    return {
+        name: value.astimezone(UTC) if isinstance(value, datetime) else value
+        for name, value in values.items()
+    }
+
+
+def _moved(
+    record: MatchRecord, values: dict[str, Any], seat: int | None, ui: SeatUI | None, reset: bool
+) -> MatchRecord:
+    """A kept match after :meth:`Store.commit_move` wrote ``values`` (its columns) and the
+    acting seat's UI (``ui``, or cleared with ``reset``)."""
+    fields = {"state_json" if k == "state" else k: value for k, value in _as_read(values).items()}
+    fields.pop("active_chat_id", None)
+    moved = replace(record, **fields)
+    if seat is None or not (ui is not None or reset):
+        return moved
+
+    def new_ui(kept: SeatRecord) -> SeatRecord:
+        version = kept.ui.version + 1
+        if ui is not None:
+            return replace(kept, ui=replace(ui, version=version))
+        cleared = replace(kept.ui, selected=(), staged=(), mode="", pending="", version=version)
+        return replace(kept, ui=cleared)
+
+    return with_seat(moved, seat, new_ui)
 
 
 _UI_COLUMNS = (
@@ -399,6 +444,8 @@ class Store:
         """Whether several bot instances may use the database at once (not SQLite)."""
         self._match_locks = MatchLocks(engine, self.shared)
         self._claim: int | None = None
+        self._kept = Kept(enabled=False)
+        """What the store read, when it is its database's only writer (:mod:`storage.kept`)."""
 
     # --- Opening -----------------------------------------------------------------------------
 
@@ -416,6 +463,7 @@ class Store:
         ``exclusive`` (the bot): a SQLite file is for one process, so the store holds a lock
         beside it (``<file>.lock``) until :meth:`close` or the process's end, and refuses the
         file another process holds so (other databases are shared: it changes nothing there).
+        Its only writer, the store then keeps the records it read (:mod:`storage.kept`).
         """
         resolved = resolve_url(url)
         try:
@@ -433,6 +481,7 @@ class Store:
         except BaseException:
             store.close()
             raise
+        store._kept = Kept(enabled=exclusive and not store.shared)
         return store
 
     def _claim_file(self) -> None:
@@ -599,8 +648,9 @@ class Store:
     # --- Transactions --------------------------------------------------------------------------
 
     @contextmanager
-    def _session(self, write: bool = False) -> Iterator[Session]:
-        """One transaction; database failures become StoreError, races become Conflict."""
+    def _session(self, write: bool = False, touches: Touch | None = None) -> Iterator[Session]:
+        """One transaction; database failures become StoreError, races become Conflict. A
+        write forgets the kept record it ``touches`` (None: all of them) when it ends."""
         try:
             with (
                 Session(self._writer if write else self._reader, expire_on_commit=False) as s,
@@ -611,10 +661,14 @@ class Store:
             raise Conflict(self.database, _reason(error)) from error
         except SQLAlchemyError as error:
             raise self._failure(error) from error
+        finally:
+            if write:
+                self._kept.drop(touches)
 
     @contextmanager
-    def _core(self, write: bool = False) -> Iterator[Connection]:
-        """One transaction on a plain connection: the hot paths (a move, a press) skip the ORM."""
+    def _core(self, write: bool = False, touches: Touch | None = None) -> Iterator[Connection]:
+        """One transaction on a plain connection: the hot paths (a move, a press) skip the ORM.
+        A write forgets what it ``touches`` when it ends (as :meth:`_session`)."""
         try:
             with (self._writer if write else self._reader).begin() as connection:
                 yield connection
@@ -622,6 +676,9 @@ class Store:
             raise Conflict(self.database, _reason(error)) from error
         except SQLAlchemyError as error:
             raise self._failure(error) from error
+        finally:
+            if write:
+                self._kept.drop(touches)
 
     def _retrying(self, attempt: Callable[[], _T]) -> _T:
         """Run a get-or-create once more if a concurrent writer created the row first."""
@@ -690,7 +747,7 @@ class Store:
             raise ValueError(f"seed {seed} does not fit 128 bits")
 
         def attempt() -> MatchRecord:
-            with self._session(write=True) as s:
+            with self._session(write=True, touches=NOTHING) as s:
                 busy = self._active_row(s, chat_id)
                 if busy is not None:
                     assert busy.id is not None
@@ -715,7 +772,9 @@ class Store:
                 seat = _new_seat(row.id, 0, creator_id, creator_name, None)
                 s.add(seat)
                 s.flush()
-                return _match_record(row, [seat])
+                record = _match_record(row, [seat])
+            self._kept.keep_match(record)
+            return record
 
         return self._retrying(attempt)
 
@@ -730,7 +789,7 @@ class Store:
         Returns the match with the new seat and version.
         """
         _check_player(user_id, computer_level)
-        with self._session(write=True) as s:
+        with self._session(write=True, touches=(MATCH, match_id)) as s:
             row = self._lock(s, match_id)
             self._expect_lobby(row, "seats change only in the lobby")
             seats = self._seats(s, match_id)
@@ -746,7 +805,9 @@ class Store:
             s.add(new)
             self._touch(row)
             s.flush()
-            return _match_record(row, [*seats, new])
+            record = _match_record(row, [*seats, new])
+        self._kept.keep_match(record)
+        return record
 
     def remove_seat(self, match_id: int, seat: int) -> MatchRecord:
         """Free a seat in the lobby; the seats after it move up by one. When the host leaves,
@@ -764,7 +825,7 @@ class Store:
     def _rearrange(
         self, match_id: int, seat_removed: int | None, order: Sequence[int] | None
     ) -> MatchRecord:
-        with self._session(write=True) as s:
+        with self._session(write=True, touches=(MATCH, match_id)) as s:
             row = self._lock(s, match_id)
             self._expect_lobby(row, "seats change only in the lobby")
             seats = self._seats(s, match_id)
@@ -786,7 +847,9 @@ class Store:
                     )
                 kept = [seats[number] for number in order]
             renumbered = self._reseat(s, row, seats, kept)
-            return _match_record(row, renumbered)
+            record = _match_record(row, renumbered)
+        self._kept.keep_match(record)
+        return record
 
     def _reseat(
         self, s: Session, row: MatchTable, seats: list[SeatTable], kept: list[SeatTable]
@@ -803,13 +866,15 @@ class Store:
 
     def set_match_options(self, match_id: int, options: dict[str, Any]) -> MatchRecord:
         """Replace the options of a match in the lobby."""
-        with self._session(write=True) as s:
+        with self._session(write=True, touches=(MATCH, match_id)) as s:
             row = self._lock(s, match_id)
             self._expect_lobby(row, "options change only in the lobby")
             row.options = _dump(options)
             self._touch(row)
             s.flush()
-            return _match_record(row, self._seats(s, match_id))
+            record = _match_record(row, self._seats(s, match_id))
+        self._kept.keep_match(record)
+        return record
 
     def initial_match(self, record: MatchRecord) -> GameMatch:
         """The engine match at its start, from the record's game, seats, seed and options.
@@ -826,7 +891,7 @@ class Store:
         Raises :class:`StaleVersion` if the lobby changed since ``expected_version`` was read,
         :class:`WrongStatus` if the match is not in the lobby.
         """
-        with self._core(write=True) as db:
+        with self._core(write=True, touches=(MATCH, match_id)) as db:
             done = db.execute(
                 update(MatchTable)
                 .where(
@@ -899,7 +964,8 @@ class Store:
             values |= {"deadline": deadline, "deadline_seat": deadline_seat}
         if turn_starts:
             values["turn_version"] = version
-        with self._core(write=True) as db:
+        before = self._kept.match(match_id)
+        with self._core(write=True, touches=(MATCH, match_id)) as db:
             done = db.execute(
                 update(MatchTable)
                 .where(
@@ -941,6 +1007,8 @@ class Store:
                 replace_work(db, match_id, version, ())
             elif not isinstance(work, Keep):
                 replace_work(db, match_id, version, work)
+        if before is not None:
+            self._kept.keep_match(_moved(before, values, seat, ui, reset_ui))
         return version
 
     def set_status(
@@ -953,14 +1021,16 @@ class Store:
         ``expected_version`` a stale version raises :class:`StaleVersion`.
         """
         allowed = {LOBBY: (STOPPED,), PLAYING: (FINISHED, STOPPED)}
-        with self._session(write=True) as s:
+        with self._session(write=True, touches=(MATCH, match_id)) as s:
             row = self._lock(s, match_id)
             if expected_version is not None and row.version != expected_version:
                 raise StaleVersion(self.database, match_id, expected_version, row.version)
             if status not in allowed.get(row.status, ()):
                 raise WrongStatus(self.database, match_id, row.status, f"it cannot become {status}")
             self._end(s, row, status)
-            return _match_record(row, self._seats(s, match_id))
+            record = _match_record(row, self._seats(s, match_id))
+        self._kept.keep_match(record)
+        return record
 
     def _end(self, s: Session, row: MatchTable, status: str) -> None:
         """The match ends without a move (:meth:`set_status`): its timers go too."""
@@ -978,7 +1048,7 @@ class Store:
         """Delete a lobby that was never shown (it has no table message): nobody saw it, so it
         leaves no trace (a group the bot is not in, or left as the lobby opened). Whether it
         was deleted (False: it was shown, or is no lobby any more)."""
-        with self._session(write=True) as s:
+        with self._session(write=True, touches=(MATCH, match_id)) as s:
             row = self._lock(s, match_id)
             if row.status != LOBBY or row.table_message_id is not None:
                 return False
@@ -991,11 +1061,16 @@ class Store:
 
     def get_match(self, match_id: int) -> MatchRecord:
         """The match with its seats; :class:`MatchNotFound` if there is none."""
+        kept = self._kept.match(match_id)
+        if kept is not None:
+            return kept
         with self._session() as s:
             row = s.get(MatchTable, match_id)
             if row is None:
                 raise MatchNotFound(self.database, match_id)
-            return _match_record(row, self._seats(s, match_id))
+            record = _match_record(row, self._seats(s, match_id))
+        self._kept.keep_match(record)
+        return record
 
     def _active_row(self, s: Session, chat_id: int) -> MatchTable | None:
         query = select(MatchTable).where(col(MatchTable.active_chat_id) == chat_id)
@@ -1123,15 +1198,21 @@ class Store:
     # --- Messages the bot edits and deadlines ------------------------------------------------
 
     def _update_match(self, match_id: int, **values: Any) -> None:
-        with self._core(write=True) as db:
+        """Set columns of the match that are fields of its record, by the same names."""
+        before = self._kept.match(match_id)
+        with self._core(write=True, touches=(MATCH, match_id)) as db:
             done = db.execute(
                 update(MatchTable).where(col(MatchTable.id) == match_id).values(**values)
             )
             if done.rowcount != 1:
                 raise MatchNotFound(self.database, match_id)
+        if before is not None:
+            self._kept.keep_match(replace(before, **_as_read(values)))
 
     def _update_seat(self, match_id: int, seat: int, **values: Any) -> None:
-        with self._core(write=True) as db:
+        """Set columns of a seat that are fields of its record, by the same names."""
+        before = self._kept.match(match_id)
+        with self._core(write=True, touches=(MATCH, match_id)) as db:
             done = db.execute(
                 update(SeatTable)
                 .where(col(SeatTable.match_id) == match_id, col(SeatTable.seat) == seat)
@@ -1139,6 +1220,8 @@ class Store:
             )
             if done.rowcount != 1:
                 self._no_seat(db, match_id, seat)
+        if before is not None:
+            self._kept.keep_match(with_seat(before, seat, lambda kept: replace(kept, **values)))
 
     def _no_seat(self, db: Connection, match_id: int, seat: int) -> NoReturn:
         query = sa_select(col(MatchTable.id)).where(col(MatchTable.id) == match_id)
@@ -1194,13 +1277,20 @@ class Store:
         who asks (a process, an instance, or the same one after a restart), so the summary is
         posted once at most; its message is not known until :meth:`set_summary_message`."""
         newer = col(MatchTable.shown_hand).is_(None) | (col(MatchTable.shown_hand) < hand)
-        with self._core(write=True) as db:
+        before = self._kept.match(match_id)
+        with self._core(write=True, touches=(MATCH, match_id)) as db:
             done = db.execute(
                 update(MatchTable)
                 .where(col(MatchTable.id) == match_id, newer)
                 .values(shown_hand=hand, summary_message_id=None)
             )
-            return bool(done.rowcount == 1)
+        taken = bool(done.rowcount == 1)
+        if before is not None:
+            changed: dict[str, Any] = (
+                {"shown_hand": hand, "summary_message_id": None} if taken else {}
+            )
+            self._kept.keep_match(replace(before, **changed))
+        return taken
 
     def set_summary_message(self, match_id: int, message_id: int) -> None:
         """Remember the group's message of the latest hand's summary."""
@@ -1209,13 +1299,16 @@ class Store:
     def show_match_end(self, match_id: int) -> bool:
         """Take the showing of the match's end to the group: True once (as
         :meth:`show_hand_end`)."""
-        with self._core(write=True) as db:
+        before = self._kept.match(match_id)
+        with self._core(write=True, touches=(MATCH, match_id)) as db:
             done = db.execute(
                 update(MatchTable)
                 .where(col(MatchTable.id) == match_id, col(MatchTable.end_shown).is_(False))
                 .values(end_shown=True)
             )
-            return bool(done.rowcount == 1)
+        if before is not None:
+            self._kept.keep_match(replace(before, end_shown=True))
+        return bool(done.rowcount == 1)
 
     def set_recap_hand(self, match_id: int, seat: int, hand: int) -> None:
         """Remember that the seat's hand message turned into the recap of hand ``hand``."""
@@ -1245,13 +1338,18 @@ class Store:
             if old is None
             else col(SeatTable.hand_message_id) == old
         )
-        with self._core(write=True) as db:
+        before = self._kept.match(match_id)
+        with self._core(write=True, touches=(MATCH, match_id)) as db:
             done = db.execute(
                 update(SeatTable)
                 .where(col(SeatTable.match_id) == match_id, col(SeatTable.seat) == seat, same)
                 .values(hand_message_id=message_id, **shows)
             )
-            return bool(done.rowcount == 1)
+        stored = bool(done.rowcount == 1)
+        if before is not None and stored:
+            changed: dict[str, Any] = {"hand_message_id": message_id, **shows}
+            self._kept.keep_match(with_seat(before, seat, lambda kept: replace(kept, **changed)))
+        return stored
 
     def set_turn_message(
         self,
@@ -1274,16 +1372,21 @@ class Store:
     def forget_turn_message(self, match_id: int, seat: int, message_id: int) -> None:
         """The seat's turn bell ``message_id`` is gone: forget it, unless a newer one is stored
         meanwhile."""
-        with self._core(write=True) as db:
-            db.execute(
+        before = self._kept.match(match_id)
+        gone: dict[str, Any] = {"turn_chat_id": None, "turn_message_id": None, "turn_version": None}
+        with self._core(write=True, touches=(MATCH, match_id)) as db:
+            done = db.execute(
                 update(SeatTable)
                 .where(
                     col(SeatTable.match_id) == match_id,
                     col(SeatTable.seat) == seat,
                     col(SeatTable.turn_message_id) == message_id,
                 )
-                .values(turn_chat_id=None, turn_message_id=None, turn_version=None)
+                .values(**gone)
             )
+        if before is not None:
+            changed: dict[str, Any] = gone if done.rowcount == 1 else {}
+            self._kept.keep_match(with_seat(before, seat, lambda kept: replace(kept, **changed)))
 
     def set_deadline(self, match_id: int, when: datetime | None, seat: int | None = None) -> None:
         """Set the turn deadline (timezone-aware) of ``seat``, or clear it with None."""
@@ -1294,7 +1397,7 @@ class Store:
 
     def set_work(self, match_id: int, version: int, items: Sequence[tuple[str, datetime]]) -> None:
         """The match's due work becomes ``items`` (kind, time), set at match ``version``."""
-        with self._core(write=True) as db:
+        with self._core(write=True, touches=NOTHING) as db:
             replace_work(db, match_id, version, items)
 
     def work(self, match_id: int | None = None) -> list[Work]:
@@ -1306,7 +1409,7 @@ class Store:
         """Claim for ``owner`` (an instance's name) the work due by ``now`` that nobody holds,
         for ``lease``; two instances never get the same row."""
         _check_when(now)
-        with self._core(write=True) as db:
+        with self._core(write=True, touches=NOTHING) as db:
             return claim_due(db, owner, now, lease, limit)
 
     def claim_work(
@@ -1323,26 +1426,26 @@ class Store:
         """Claim the match's work of ``kind`` for ``owner``: the piece due at ``due_at`` or set
         at ``version`` when given (None: there is none, or another instance holds it)."""
         _check_when(now)
-        with self._core(write=True) as db:
+        with self._core(write=True, touches=NOTHING) as db:
             return claim_one(db, owner, match_id, kind, now, lease, due_at=due_at, version=version)
 
     def finish_work(self, item: Work) -> None:
         """The claimed work is done (a move may have replaced it already)."""
-        with self._core(write=True) as db:
+        with self._core(write=True, touches=NOTHING) as db:
             finish(db, item)
 
     def release_work(self, item: Work, until: datetime | None = None) -> None:
         """Give claimed work back, undone: any instance may claim it again from ``until``
         (None: at once)."""
         _check_when(until)
-        with self._core(write=True) as db:
+        with self._core(write=True, touches=NOTHING) as db:
             release(db, item, until)
 
     def reserve_message(self, chat_id: int, interval: float, burst: int) -> float:
         """Take a place for one message in the chat's budget shared by the instances
         (``burst`` at once, then one every ``interval`` seconds): 0.0 when taken, else the
         seconds to wait before asking again."""
-        with self._core(write=True) as db:
+        with self._core(write=True, touches=NOTHING) as db:
             return reserve(db, chat_id, interval, burst)
 
     def try_lock_match(self, match_id: int) -> bool:
@@ -1381,7 +1484,7 @@ class Store:
         """The shared setting ``name``; the first instance to ask stores ``make()``."""
 
         def attempt() -> str:
-            with self._session(write=True) as s:
+            with self._session(write=True, touches=NOTHING) as s:
                 row = s.get(SettingTable, name)
                 if row is None:
                     row = SettingTable(name=name, value=make())
@@ -1428,7 +1531,8 @@ class Store:
             values["ui_mode"] = mode
         if not isinstance(pending, Keep):
             values["ui_pending"] = pending
-        with self._core(write=True) as db:
+        before = self._kept.match(match_id)
+        with self._core(write=True, touches=(MATCH, match_id)) as db:
             done = db.execute(
                 update(SeatTable)
                 .where(
@@ -1438,16 +1542,22 @@ class Store:
                 )
                 .values(**values)
             )
-            ui = self._ui_of(db, match_id, seat)
+            if done.rowcount == 1 and before is not None and seat < len(before.seats):
+                # Kept, the seat's UI was at ``expected_version``: no need to read it back.
+                ui = _changed_ui(before.seats[seat].ui, values)
+            else:
+                ui = self._ui_of(db, match_id, seat)
             if done.rowcount != 1:
                 raise StaleVersion(self.database, match_id, expected_version, ui.version, seat)
-            return ui
+        if before is not None:
+            self._kept.keep_match(with_seat(before, seat, lambda kept: replace(kept, ui=ui)))
+        return ui
 
     # --- Confirmations -------------------------------------------------------------------------
 
     def ask(self, chat_id: int, user_id: int, kind: str, match_id: int | None = None) -> int:
         """Record a yes/no question asked ``user_id`` in ``chat_id``; its id (for the buttons)."""
-        with self._core(write=True) as db:
+        with self._core(write=True, touches=NOTHING) as db:
             done = db.execute(
                 insert(ConfirmationTable).values(
                     chat_id=chat_id, user_id=user_id, kind=kind, match_id=match_id,
@@ -1467,7 +1577,7 @@ class Store:
     def answer(self, confirmation_id: int) -> bool:
         """Mark the question answered; False if it was answered already (or never asked), so
         exactly one answer wins even when two come at once."""
-        with self._core(write=True) as db:
+        with self._core(write=True, touches=NOTHING) as db:
             done = db.execute(
                 update(ConfirmationTable)
                 .where(
@@ -1485,7 +1595,7 @@ class Store:
         of language made with :meth:`set_user_language`."""
 
         def attempt() -> UserRecord:
-            with self._session(write=True) as s:
+            with self._session(write=True, touches=(USER, user_id)) as s:
                 row = s.get(UserTable, user_id)
                 if row is None:
                     row = UserTable(user_id=user_id, name="", updated_at=_now())
@@ -1494,25 +1604,32 @@ class Store:
                 row.language_code = language_code
                 row.updated_at = _now()
                 s.flush()
-                return _user_record(row)
+                record = _user_record(row)
+            self._kept.keep(USER, user_id, record)
+            return record
 
         return self._retrying(attempt)
 
     def get_user(self, user_id: int) -> UserRecord | None:
         """The user, or None if the bot never recorded them."""
+        kept = self._kept.user(user_id)
+        if kept is not None:
+            return None if isinstance(kept, Absent) else kept
         with self._session() as s:
             row = s.get(UserTable, user_id)
-            if row is None:
-                return None
-            return _user_record(row)
+            record = None if row is None else _user_record(row)
+        self._kept.keep(USER, user_id, ABSENT if record is None else record)
+        return record
 
     def _change_row(
         self, table: type[_Row], key: int, fresh: Callable[[], _Row], change: Callable[[_Row], None]
     ) -> None:
         """Apply ``change`` to a user's or chat's row, creating it with ``fresh`` if missing."""
 
+        touched = (USER if table is UserTable else CHAT, key)
+
         def attempt() -> None:
-            with self._session(write=True) as s:
+            with self._session(write=True, touches=touched) as s:
                 row = s.get(table, key)
                 if row is None:
                     row = fresh()
@@ -1554,11 +1671,18 @@ class Store:
 
     def chat_settings(self, chat_id: int) -> ChatSettings:
         """A group's language and default options per game (empty settings if none were set)."""
+        kept = self._kept.chat(chat_id)
+        if kept is not None:
+            return kept
         with self._session() as s:
             row = s.get(ChatTable, chat_id)
-            if row is None:
-                return ChatSettings(chat_id, None, {})
-            return ChatSettings(chat_id, row.language, json.loads(row.default_options), row.title)
+            settings = (
+                ChatSettings(chat_id, None, {})
+                if row is None
+                else ChatSettings(chat_id, row.language, json.loads(row.default_options), row.title)
+            )
+        self._kept.keep(CHAT, chat_id, settings)
+        return self._kept.chat(chat_id) or settings
 
     def _change_chat(self, chat_id: int, change: Callable[[ChatTable], None]) -> None:
         """Apply ``change`` to the group's settings row (created with empty settings)."""
@@ -1648,7 +1772,7 @@ class Store:
         :class:`WrongStatus` otherwise. ``commit_move(..., status=FINISHED, results=rows)``
         stores them with the last move.
         """
-        with self._core(write=True) as db:
+        with self._core(write=True, touches=NOTHING) as db:
             return self._insert_results(db, match_id, rows)
 
     def _insert_results(self, db: Connection, match_id: int, rows: Iterable[PlayerResult]) -> bool:

@@ -35,17 +35,29 @@ def pg_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(params=BACKENDS)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Each test on a database runs on every backend; a test of the store also on SQLite as
+    the bot opens it (``sqlite-kept``: the store keeps what it read, :mod:`storage.kept`),
+    unless another instance (``other``) writes beside it."""
+    names = metafunc.fixturenames
+    if "db_url" in names:
+        kept = ["sqlite-kept"] if "store" in names and "other" not in names else []
+        metafunc.parametrize("db_url", [BACKENDS[0], *kept, *BACKENDS[1:]], indirect=True)
+
+
+@pytest.fixture
 def db_url(request: pytest.FixtureRequest) -> str:
     """An empty database: a SQLite file, then (with TEST_DATABASE_URL) a PostgreSQL schema."""
-    url: str = request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
+    url: str = request.getfixturevalue("pg_url" if request.param == "postgresql" else "sqlite_url")
     return url
 
 
 @pytest.fixture
-def store(db_url: str) -> Iterator[Store]:
-    """An open store on :func:`db_url`, closed afterwards."""
-    opened = Store.open(db_url)
+def store(db_url: str, request: pytest.FixtureRequest) -> Iterator[Store]:
+    """An open store on :func:`db_url`, closed afterwards (``sqlite-kept``: opened as the bot
+    opens it, so every store test checks that what it keeps reads as the database does)."""
+    exclusive = request.node.callspec.params.get("db_url") == "sqlite-kept"
+    opened = Store.open(db_url, exclusive=exclusive)
     try:
         yield opened
     finally:

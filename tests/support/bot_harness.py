@@ -36,7 +36,7 @@ async def running_bot(
     have been refused as an identical edit or by the fake's flood limits, and no press may
     have been answered too late.
     """
-    store = Store.open(_url(database))
+    store = Store.open(_url(database), exclusive=True)
     timers = scheduler or ManualScheduler()
     application: Any = build_application(
         server.token,

@@ -28,7 +28,7 @@ def main() -> None:
     url, database, token = sys.argv[1:4]
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    store = Store.open(database if "://" in database else f"sqlite:///{database}")
+    store = Store.open(database if "://" in database else f"sqlite:///{database}", exclusive=True)
     application = build_application(
         token,
         store,

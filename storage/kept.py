@@ -1,0 +1,122 @@
+"""What a store that is its database's only writer has read, kept in memory (issue 26).
+
+The bot holds its SQLite file alone (:meth:`storage.store.Store.open` with ``exclusive``), so
+every change to the file goes through its own store: the store can keep the matches, people
+and group settings it read and answer the next read from memory. Each write says what it
+touches; the store drops what it touched when the transaction ends (whether or not it
+committed) and may keep the record as the write left it, built from the one it had. A write
+that does not say clears everything: a forgotten case costs a read, never a stale record.
+
+A shared database (PostgreSQL, several instances) keeps nothing: another instance may write.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Final
+
+from storage.records import ChatSettings, MatchRecord, SeatRecord, UserRecord
+
+KEPT_MOST: Final = 2_000
+"""Records of each kind kept at most (the latest used)."""
+
+MATCH: Final = "match"
+USER: Final = "user"
+CHAT: Final = "chat"
+NOTHING: Final = ("nothing", 0)
+"""A write that changes no record the store keeps (due work, budgets, questions, locks)."""
+
+Touch = tuple[str, int]
+"""What a write changes: (:data:`MATCH`, id), (:data:`USER`, id) or (:data:`CHAT`, id)."""
+
+
+class Kept:
+    """The records a store read or wrote, by kind and id; nothing when not ``enabled``."""
+
+    def __init__(self, enabled: bool, most: int = KEPT_MOST) -> None:
+        self.enabled = enabled
+        self.most = most
+        self._records: dict[str, OrderedDict[int, object]] = {
+            MATCH: OrderedDict(),
+            USER: OrderedDict(),
+            CHAT: OrderedDict(),
+        }
+        self._guard = threading.Lock()
+
+    def get(self, kind: str, key: int) -> object | None:
+        """The kept record of ``kind`` ``key``; None when none is kept."""
+        if not self.enabled:
+            return None
+        with self._guard:
+            records = self._records[kind]
+            found = records.get(key)
+            if found is not None:
+                records.move_to_end(key)
+            return found
+
+    def keep(self, kind: str, key: int, record: object) -> None:
+        """Keep ``record`` as what ``kind`` ``key`` is now in the database."""
+        if not self.enabled:
+            return
+        with self._guard:
+            records = self._records[kind]
+            records[key] = record
+            records.move_to_end(key)
+            if len(records) > self.most:
+                records.popitem(last=False)
+
+    def drop(self, touched: Touch | None) -> None:
+        """Forget what a write touched (None: everything)."""
+        if not self.enabled or touched == NOTHING:
+            return
+        with self._guard:
+            if touched is None:
+                for records in self._records.values():
+                    records.clear()
+            else:
+                self._records[touched[0]].pop(touched[1], None)
+
+    # --- typed access -------------------------------------------------------------------------
+
+    def match(self, match_id: int) -> MatchRecord | None:
+        """The kept match, its options a copy of its own (a caller may change them)."""
+        found = self.get(MATCH, match_id)
+        if not isinstance(found, MatchRecord):
+            return None
+        return replace(found, options=copy.deepcopy(found.options))
+
+    def keep_match(self, record: MatchRecord) -> None:
+        """Keep a match as read or written (its options copied)."""
+        self.keep(MATCH, record.id, replace(record, options=copy.deepcopy(record.options)))
+
+    def user(self, user_id: int) -> UserRecord | Absent | None:
+        """The kept user, :data:`ABSENT` when the database has none, None when not kept."""
+        found = self.get(USER, user_id)
+        return found if isinstance(found, UserRecord | Absent) else None
+
+    def chat(self, chat_id: int) -> ChatSettings | None:
+        """The kept settings of a chat, their default options a copy."""
+        found = self.get(CHAT, chat_id)
+        if not isinstance(found, ChatSettings):
+            return None
+        return replace(found, default_options=copy.deepcopy(found.default_options))
+
+
+class Absent:
+    """The type of :data:`ABSENT`."""
+
+
+ABSENT: Final = Absent()
+"""Kept for a user the database does not have."""
+
+
+def with_seat(
+    record: MatchRecord, seat: int, change: Callable[[SeatRecord], SeatRecord]
+) -> MatchRecord:
+    """The match with seat ``seat`` changed by ``change``."""
+    seats = tuple(change(s) if s.seat == seat else s for s in record.seats)
+    return replace(record, seats=seats)

@@ -1,0 +1,208 @@
+"""A store that is its database's only writer keeps what it read (:mod:`storage.kept`): after
+every kind of write, what it answers from memory is what a store that keeps nothing reads from
+the file, and a read it can answer costs no statement."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+from storage_helpers import greedy, started, user_of
+
+from storage import FINISHED, PlayerResult, SeatUI, StaleVersion, Store
+
+CHAT = -100
+WHEN = datetime(2030, 5, 1, 12, 30, tzinfo=UTC)
+
+
+@pytest.fixture
+def kept(tmp_path: Path) -> Iterator[Store]:
+    """The store as the bot opens it."""
+    opened = Store.open(f"sqlite:///{tmp_path / 'k.db'}", exclusive=True)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+@pytest.fixture
+def fresh(tmp_path: Path, kept: Store) -> Iterator[Callable[[], Store]]:
+    """A store that keeps nothing, reading the same file (opened anew at each call)."""
+    opened: list[Store] = []
+
+    def reader() -> Store:
+        store = Store.open(f"sqlite:///{tmp_path / 'k.db'}")
+        opened.append(store)
+        return store
+
+    try:
+        yield reader
+    finally:
+        for store in opened:
+            store.close()
+
+
+def same(kept: Store, fresh: Callable[[], Store], match_id: int, *users: int) -> None:
+    """The kept store reads the match, the users and the chat as a fresh one does."""
+    reader = fresh()
+    assert kept.get_match(match_id) == reader.get_match(match_id)
+    for user in users:
+        assert kept.get_user(user) == reader.get_user(user)
+    assert kept.chat_settings(CHAT) == reader.chat_settings(CHAT)
+
+
+def statements(store: Store, act: Callable[[], Any]) -> int:
+    """The statements ``act`` runs on the store's database."""
+    count = 0
+
+    def counted(*_: Any) -> None:
+        nonlocal count
+        count += 1
+
+    event.listen(store._engine, "before_cursor_execute", counted)
+    try:
+        act()
+    finally:
+        event.remove(store._engine, "before_cursor_execute", counted)
+    return count
+
+
+def test_a_kept_read_costs_no_statement(kept: Store) -> None:
+    record, _ = started(kept, "scopone", 4)
+    kept.upsert_user(user_of(0), "Anna", "it")
+    kept.chat_settings(CHAT)
+    assert statements(kept, lambda: kept.get_match(record.id)) == 0
+    assert statements(kept, lambda: kept.get_user(user_of(0))) == 0
+    assert statements(kept, lambda: kept.get_user(999)) > 0  # not known: asked once,
+    assert statements(kept, lambda: kept.get_user(999)) == 0  # then kept as absent
+    assert statements(kept, lambda: kept.chat_settings(CHAT)) == 0
+
+
+def test_a_store_that_shares_its_database_keeps_nothing(tmp_path: Path) -> None:
+    store = Store.open(f"sqlite:///{tmp_path / 's.db'}")
+    try:
+        record, _ = started(store, "scopone", 4)
+        assert statements(store, lambda: store.get_match(record.id)) > 0
+    finally:
+        store.close()
+
+
+def test_changing_a_kept_record_changes_nothing_kept(kept: Store) -> None:
+    record, _ = started(kept, "scopone", 4, options={"target": 21})
+    kept.get_match(record.id).options["target"] = 99
+    kept.set_chat_default_options(CHAT, "scopone", {"target": 31})
+    kept.chat_settings(CHAT).default_options["scopone"]["target"] = 99
+    assert kept.get_match(record.id).options == {"target": 21}
+    assert kept.chat_settings(CHAT).default_options == {"scopone": {"target": 31}}
+
+
+def test_every_write_to_a_match_reads_back_as_the_database_has_it(
+    kept: Store, fresh: Callable[[], Store]
+) -> None:
+    record, match = started(kept, "scala40", 2)
+    match_id = record.id
+    same(kept, fresh, match_id)
+    writes: list[Callable[[], object]] = [
+        lambda: kept.set_table_message(match_id, CHAT, 50, "d1"),
+        lambda: kept.set_table_digest(match_id, "d2", pending=True),
+        lambda: kept.set_table_digest(match_id, "d2"),
+        lambda: kept.set_hand_message(match_id, 0, 60),
+        lambda: kept.replace_hand_message(match_id, 0, 60, 61, "h1"),
+        lambda: kept.replace_hand_message(match_id, 0, 60, 62, "h2"),  # not stored: not 60 now
+        lambda: kept.set_hand_digest(match_id, 1, "h3", pending=True),
+        lambda: kept.set_hand_digest(match_id, 1, "h3"),
+        lambda: kept.set_turn_message(match_id, 1, user_of(1), 70, record.version),
+        lambda: kept.forget_turn_message(match_id, 1, 71),  # another bell: kept
+        lambda: kept.forget_turn_message(match_id, 1, 70),
+        lambda: kept.set_deadline(match_id, WHEN.astimezone(), 1),
+        lambda: kept.set_deadline(match_id, None),
+        lambda: kept.show_hand_end(match_id, 1),
+        lambda: kept.show_hand_end(match_id, 1),  # taken already
+        lambda: kept.set_summary_message(match_id, 80),
+        lambda: kept.set_recap_hand(match_id, 0, 1),
+        lambda: kept.update_seat_ui(match_id, 0, 0, selected=["AH"], sort="value"),
+        lambda: kept.update_seat_ui(match_id, 0, 1, staged=[["3H", "4H", "5H"]], order=["AH"]),
+        lambda: kept.update_seat_ui(match_id, 0, 2, mode="attach", pending="0", order=None),
+    ]
+    for write in writes:
+        write()
+        same(kept, fresh, match_id)
+    with pytest.raises(StaleVersion):
+        kept.update_seat_ui(match_id, 0, 0, selected=["KD"])
+    same(kept, fresh, match_id)
+    version = record.version
+    for ui, reset, deadline in (
+        (SeatUI(selected=("2C",), sort="value", mode="x", pending="y"), False, WHEN),
+        (None, True, None),
+        (None, False, WHEN + timedelta(seconds=1)),
+    ):
+        seat = match.to_play
+        action = str(match.play(greedy(match), seat=seat))
+        version = kept.commit_move(
+            match_id, version, seat, action, match.to_json(), ui=ui, reset_ui=reset,
+            deadline=deadline.astimezone() if deadline else None, deadline_seat=seat,
+            turn_starts=True, work=[("timeout", WHEN)],
+        )  # fmt: skip
+        same(kept, fresh, match_id)
+    seat = match.to_play
+    action = str(match.play(greedy(match), seat=seat))
+    results = [PlayerResult(s, user_of(s), f"P{s}", False, 0, 10, False, 0) for s in range(2)]
+    kept.commit_move(
+        match_id, version, seat, action, match.to_json(), status=FINISHED, results=results
+    )
+    same(kept, fresh, match_id)
+    kept.show_match_end(match_id)
+    same(kept, fresh, match_id)
+
+
+def test_lobby_writes_read_back_as_the_database_has_them(
+    kept: Store, fresh: Callable[[], Store]
+) -> None:
+    lobby = kept.create_match(CHAT, "scopone", {}, user_of(0), "Anna", seed=7)
+    same(kept, fresh, lobby.id)
+    for write in (
+        lambda: kept.add_seat(lobby.id, user_of(1), "Bea"),
+        lambda: kept.add_seat(lobby.id, None, "Computer", "facile"),
+        lambda: kept.add_seat(lobby.id, user_of(3), "Dario"),
+        lambda: kept.reorder_seats(lobby.id, [0, 2, 1, 3]),
+        lambda: kept.remove_seat(lobby.id, 0),
+        lambda: kept.set_match_options(lobby.id, {"target": 21}),
+    ):
+        write()
+        same(kept, fresh, lobby.id)
+    current = kept.get_match(lobby.id)
+    kept.set_status(lobby.id, "stopped", expected_version=current.version)
+    same(kept, fresh, lobby.id)
+    other = kept.create_match(CHAT, "scopone", {}, user_of(0), "Anna", seed=8)
+    assert kept.discard_lobby(other.id)
+    assert fresh().active_match_in_chat(CHAT) is None
+    again = kept.create_match(CHAT, "scopone", {}, user_of(5), "Eva", seed=9)
+    same(kept, fresh, again.id)
+
+
+def test_people_and_groups_read_back_as_the_database_has_them(
+    kept: Store, fresh: Callable[[], Store]
+) -> None:
+    record, _ = started(kept, "scopone", 4)
+    anna = user_of(0)
+    for write in (
+        lambda: kept.get_user(anna),  # absent, kept so
+        lambda: kept.upsert_user(anna, "Anna", "it"),
+        lambda: kept.set_user_language(anna, "en"),
+        lambda: kept.set_private_chat(anna, True),
+        lambda: kept.upsert_user(anna, "Anna B.", "en"),
+        lambda: kept.chat_settings(CHAT),
+        lambda: kept.set_chat_title(CHAT, "Circolo"),
+        lambda: kept.set_chat_language(CHAT, "en"),
+        lambda: kept.set_chat_default_options(CHAT, "scopone", {"target": 21}),
+        lambda: kept.delete_user_data(anna),
+    ):
+        write()
+        same(kept, fresh, record.id, anna)
+    kept.migrate_chat(CHAT, CHAT - 1)
+    assert kept.chat_settings(CHAT - 1) == fresh().chat_settings(CHAT - 1)
+    assert kept.get_match(record.id) == fresh().get_match(record.id)
