@@ -30,11 +30,9 @@ class Hands:
         self.shows = shows
         self.moves = moves
 
-    async def press(self, data: callbacks.Callback, user_id: int) -> Answer:
-        """A hand button: check who and when, then the game's UI handles it."""
-        lang = self.people.user_lang(user_id)
-        if self.matches.record_or_none(data.match_id) is None:  # no lock for what is not
-            return Answer(t(lang, "ans.no_match"))
+    async def press(self, data: callbacks.Callback, user_id: int, lang: str) -> Answer:
+        """A hand button: check who and when (the match read once, under its lock), then the
+        game's UI handles it. ``lang``: the presser's language."""
         async with self.matches.lock(data.match_id):
             record = self.matches.record_or_none(data.match_id)
             if record is None or record.status != "playing":
@@ -49,7 +47,7 @@ class Hands:
             ui = ui_of(record.seats[data.seat])
             drawn_in = context_token(match.view(data.seat).hand, ui)
             if op not in ANY_CONTEXT and data.context != drawn_in:
-                self.shows.hand(record.id, data.seat)  # an old keyboard: show the current one
+                self.shows.hand(record, data.seat)  # an old keyboard: show the current one
                 return Answer(t(lang, "ans.stale"))
             seat = data.seat
 
@@ -57,7 +55,7 @@ class Hands:
             # stored version, on which the store checks the write.
             async def set_ui(new: HandUI) -> None:
                 save_ui(self.store, record.id, seat, replace(new, version=ui.version))
-                self.shows.hand(record.id, seat, tap=True)
+                self.shows.hand(record, seat, tap=True)
 
             async def move(action: str, ui_after: HandUI) -> Answer:
                 after = replace(ui_after, version=ui.version)
@@ -69,5 +67,5 @@ class Hands:
                 # A refusal may come from a hand that shows less than is stored (an instance
                 # died before it showed a tap): the hand shows the stored state again, if
                 # it does not already.
-                self.shows.hand(record.id, seat)
+                self.shows.hand(record, seat)
             return answer

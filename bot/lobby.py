@@ -63,13 +63,13 @@ class Lobby:
         record = self.store.create_match(chat_id, game_name, options, user_id, name, secure_seed())
         if not private_ok:
             record = self.store.remove_seat(record.id, 0)
-        self.shows.table(record.id)
+        self.shows.table(record)
         return record
 
     def refresh(self, match_id: int, options_panel: bool = False) -> None:
         """Show the lobby's latest state (or its options panel)."""
         self.shows.panels[match_id] = options_panel
-        self.shows.table(match_id)
+        self.shows.table(self.store.get_match(match_id))
 
     async def press(
         self, data: callbacks.Callback, user_id: int, name: str, chat_id: int
@@ -223,8 +223,7 @@ class Lobby:
         )
         if not allowed:
             return Answer(t(lang, "ans.only_creator_admin"))
-        self.store.set_status(record.id, "stopped")
-        self.shows.table(record.id)
+        self.shows.table(self.store.set_status(record.id, "stopped"))
         return Answer()
 
     async def _start(self, press: LobbyPress) -> Answer:

@@ -26,7 +26,9 @@ class Matches:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+        """Each match's lock in this process, with how many hold it or wait for it (it goes
+        when nobody does: a forged button's match id leaves nothing behind)."""
         self._engines: dict[int, tuple[int, GameMatch]] = {}
 
     @asynccontextmanager
@@ -34,17 +36,31 @@ class Matches:
         """Hold the match: in this process (an asyncio lock), then across the instances on the
         database (the store's match lock: PostgreSQL's advisory lock, free on SQLite).
         :class:`MatchHeld` after waiting :data:`LOCK_WAIT` seconds for another instance."""
-        async with self._locks.setdefault(match_id, asyncio.Lock()):
-            waited = 0.0
-            while not self.store.try_lock_match(match_id):
-                if waited >= LOCK_WAIT:
-                    raise MatchHeld(f"match {match_id} is held by another instance")
-                await asyncio.sleep(LOCK_POLL)
-                waited += LOCK_POLL
-            try:
+        lock, users = self._locks.get(match_id, (asyncio.Lock(), 0))
+        self._locks[match_id] = (lock, users + 1)
+        try:
+            async with lock, self._held(match_id):
                 yield
-            finally:
-                self.store.unlock_match(match_id)
+        finally:
+            lock, users = self._locks[match_id]
+            if users == 1:
+                del self._locks[match_id]
+            else:
+                self._locks[match_id] = (lock, users - 1)
+
+    @asynccontextmanager
+    async def _held(self, match_id: int) -> AsyncIterator[None]:
+        """The store's match lock (see :meth:`lock`)."""
+        waited = 0.0
+        while not self.store.try_lock_match(match_id):
+            if waited >= LOCK_WAIT:
+                raise MatchHeld(f"match {match_id} is held by another instance")
+            await asyncio.sleep(LOCK_POLL)
+            waited += LOCK_POLL
+        try:
+            yield
+        finally:
+            self.store.unlock_match(match_id)
 
     def get(self, match_id: int) -> MatchRecord:
         """The stored match (MatchNotFound if there is none)."""

@@ -181,7 +181,9 @@ class Moves:
         self.shows.summaries(record, match, closed)
         if closed and not match.is_over:
             self.shows.recap(record, match)
-        self.shows.table(record.id, quiet)
+        if closed or match.is_over:
+            record = self.store.get_match(record.id)  # as the end of the hand left it
+        self.shows.table(record, quiet)
         if new_hand and not match.is_over:
             self._clear_hands(record)
         # Every hand shows the table as the last change of turn left it. The mover's hand (and
@@ -194,11 +196,11 @@ class Moves:
             now.add(match.to_play)
         for seat in range(len(record.seats)):
             if seat in now or not quiet:
-                self.shows.hand(record.id, seat, watch=seat not in now)
+                self.shows.hand(record, seat, watch=seat not in now)
         if match.is_over:
             self.matches.forget(record.id)  # a finished match is never played again
             self.shows.panels.pop(record.id, None)
-        self.shows.ring(record.id)
+        self.shows.ring(record)
 
     def _clear_hands(self, record: MatchRecord) -> None:
         """A new deal: every player's selection, staged melds and pending step go."""

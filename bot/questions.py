@@ -127,7 +127,7 @@ class Questions:
         if question.kind == "delete":
             self.people.forget(user_id)
             for lobby in self.store.delete_user_data(user_id):  # left, passed on or cancelled
-                self.moves.shows.table(lobby)
+                self.moves.shows.table(self.store.get_match(lobby))
             return Answer(t(lang, "ans.deleted"))
         return await self._confirmed(question.kind, question.match_id or 0, user_id, lang)
 

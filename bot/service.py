@@ -118,9 +118,9 @@ class Tavolo:
 
     # --- presses -------------------------------------------------------------------------------
 
-    async def hand_press(self, data: callbacks.Callback, user_id: int) -> Answer:
-        """A press on a private hand."""
-        return await self.hands.press(data, user_id)
+    async def hand_press(self, data: callbacks.Callback, user_id: int, lang: str) -> Answer:
+        """A press on a private hand (``lang``: the presser's language)."""
+        return await self.hands.press(data, user_id, lang)
 
     async def lobby_press(
         self, data: callbacks.Callback, user_id: int, name: str, chat_id: int
@@ -167,7 +167,7 @@ class Tavolo:
                 and s.user_id
                 and await self.people.is_member(chat_id, s.user_id)
             ]
-            self.shows.table(new.id)
+            self.shows.table(new)
             if asked:
                 self._ask_rematch(chat_id, host, asked)
         return Answer()
@@ -205,7 +205,7 @@ class Tavolo:
         record = self.store.get_match(match_id)
         seat = record.seat_of(user_id)
         if message_id is not None and seat is not None and record.status == "playing":
-            self.shows.hand(match_id, seat, fresh=True, retire=True)
+            self.shows.hand(record, seat, fresh=True, retire=True)
 
     def words(self, user_id: int, lang: str) -> None:
         """A message in words in private: the short guide (once in a while during a match
@@ -244,7 +244,7 @@ class Tavolo:
         if record is None:
             self.reply(chat_id, t(self.group_lang(chat_id), "cmd.no_match"))
             return
-        self.shows.repost(record.id)
+        self.shows.repost(record)
 
     def score_text(self, chat_id: int) -> str:
         """``/score``: each side's points."""
@@ -287,7 +287,7 @@ class Tavolo:
         for record in self.store.unfinished_matches():
             seat = record.seat_of(user_id)
             if record.status == "playing" and seat is not None:
-                self.shows.hand(record.id, seat, fresh=True, retire=True)
+                self.shows.hand(record, seat, fresh=True, retire=True)
                 count += 1
         return count
 

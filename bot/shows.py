@@ -89,7 +89,7 @@ class Shows:
     # --- the table ---------------------------------------------------------------------------
 
     def table(
-        self, match_id: int, quiet: bool = False, fresh: bool = False, follow: bool = True
+        self, record: MatchRecord, quiet: bool = False, fresh: bool = False, follow: bool = True
     ) -> None:
         """Show the match's latest state in its table message (the lobby before the start, as
         soon as the chat's budget allows: it shows what someone just tapped).
@@ -99,11 +99,12 @@ class Shows:
         that follows it. ``fresh`` posts it again at the bottom, as does (``follow``) a table
         buried under :data:`BURIED` messages; the old copy is deleted (or, too old to delete,
         points down). While the end of a hand is being posted, the table waits to go below it;
-        a running match's table is never left above its latest summary.
+        a running match's table is never left above its latest summary. ``record``: the match
+        as stored now (what the table shows is read when it goes out).
         """
+        match_id = record.id
         if match_id in self._summing:
             return
-        record = self.store.get_match(match_id)
         chat_id = record.table_chat_id or record.chat_id
         posted = record.table_message_id
         live = record.status in ("lobby", "playing")
@@ -125,15 +126,15 @@ class Shows:
             claim=self._claim("table", match_id),
         )
 
-    def repost(self, match_id: int) -> None:
+    def repost(self, record: MatchRecord) -> None:
         """Post the table again at the bottom; within ``Pace.repost_gap`` seconds of the last
         repost it is only brought up to date (a flood of ``/table`` posts it once)."""
         now = asyncio.get_running_loop().time()
-        last = self._reposted.get(match_id)
+        last = self._reposted.get(record.id)
         fresh = last is None or now - last >= self.outbox.pace.repost_gap
         if fresh:
-            self._reposted[match_id] = now
-        self.table(match_id, fresh=fresh, follow=False)
+            self._reposted[record.id] = now
+        self.table(record, fresh=fresh, follow=False)
 
     def table_render(self, match_id: int) -> Render | None:
         """What the table message shows now: the lobby, the table, or a cancelled lobby."""
@@ -182,13 +183,13 @@ class Shows:
         goes below it again (the hand stays the chat's last message)."""
         for seat in record.seats:
             if seat.user_id == chat_id:
-                self.hand(record.id, seat.seat, fresh=True, retire=True)
+                self.hand(record, seat.seat, fresh=True, retire=True)
 
     # --- the hands ---------------------------------------------------------------------------
 
     def hand(
         self,
-        match_id: int,
+        record: MatchRecord,
         seat: int,
         fresh: bool = False,
         tap: bool = False,
@@ -201,8 +202,9 @@ class Shows:
         own messages and a little later, so that the moves of a turn show in one edit).
 
         After the recap of a hand (:meth:`recap`) the next hand is a new message below it;
-        in a private match it waits for the table, and goes below it."""
-        record = self.store.get_match(match_id)
+        in a private match it waits for the table, and goes below it. ``record``: the match as
+        stored now (what the hand shows is read when it goes out)."""
+        match_id = record.id
         user = record.seats[seat].user_id
         if user is None:
             return
@@ -306,7 +308,7 @@ class Shows:
             self.summaries(record, match, closed=True)
         elif shown == closed and record.summary_message_id is None:
             self._unplaced.add(record.id)
-            self.table(record.id, fresh=True, follow=False)
+            self.table(record, fresh=True, follow=False)
         seats = [
             s.seat
             for s in record.seats
@@ -401,7 +403,7 @@ class Shows:
         log.warning("hand %s/%s posted twice: the spare copy goes", user, message_id)
         if user is not None:
             self.outbox.delete(user, message_id, priority=Priority.HAND)
-        self.hand(match_id, seat)
+        self.hand(self.store.get_match(match_id), seat)
 
     def report_blocked(self, match_id: int, seat: int) -> None:
         """A player the bot cannot write to: say so in the group with the deep link, once
@@ -417,14 +419,15 @@ class Shows:
 
     # --- the turn bells ----------------------------------------------------------------------
 
-    def ring(self, match_id: int) -> None:
+    def ring(self, record: MatchRecord) -> None:
         """Bring every player's turn bell in line with the stored state: the player whose turn
         it is has one bell, rung for this very turn (``turn_version``); nobody else has one.
 
         Idempotent, and derived from the store only: called after every move, at the start and
         at a resume, it rings what is missing (a crash between a move and its bell, or a new
-        hand started by the player who closed the last) and deletes what is stale."""
-        record = self.store.get_match(match_id)
+        hand started by the player who closed the last) and deletes what is stale. ``record``:
+        the match as stored now."""
+        match_id = record.id
         for seat in record.seats:
             if seat.user_id is None:
                 continue
@@ -560,7 +563,7 @@ class Shows:
             for seat in record.seats:
                 user, posted = seat.user_id, seat.hand_message_id
                 if user and posted and self.outbox.newest.get(user, 0) > posted:
-                    self.hand(record.id, seat.seat, fresh=True, retire=True)  # a reply below
+                    self.hand(record, seat.seat, fresh=True, retire=True)  # a reply below
             return
         text, markup = self.final_ranking(record, match)
         sending = functools.partial(self.store.show_match_end, record.id)
@@ -573,7 +576,7 @@ class Shows:
             self.store.set_summary_message(match_id, message_id)
         if match_id in self._summing:
             self._summing.discard(match_id)
-            self.table(match_id, follow=False)
+            self.table(self.store.get_match(match_id), follow=False)
 
     def match_end(self, record: MatchRecord) -> None:
         """At a resume, a match that ended as the bot stopped: its end in the group if it was
@@ -586,11 +589,12 @@ class Shows:
             if unshown and record.status == FINISHED:  # a stop shows no hand's end
                 self._hand_ended(record, match)
             self._match_ending(record, match)
-            self.table(record.id)
+            record = self.store.get_match(record.id)  # as the end left it
+            self.table(record)
         for seat in record.seats:
             if seat.hand_message_id is not None:  # a hand is edited, never posted anew
-                self.hand(record.id, seat.seat)
-        self.ring(record.id)
+                self.hand(record, seat.seat)
+        self.ring(record)
 
     def final_ranking(
         self, record: MatchRecord, match: GameMatch, lang: str | None = None
@@ -629,10 +633,11 @@ class Shows:
         """The table, every hand and the bells (after a start or a resume), after the end of
         the last hand if it was not shown yet."""
         self.hand_end(record)
-        self.table(record.id)
+        record = self.store.get_match(record.id)  # as the end of the hand left it
+        self.table(record)
         for seat in range(len(record.seats)):
-            self.hand(record.id, seat)
-        self.ring(record.id)
+            self.hand(record, seat)
+        self.ring(record)
 
 
 def above_summary(record: MatchRecord, table_message_id: int) -> bool:

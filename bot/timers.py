@@ -125,10 +125,10 @@ class TurnTimers:
             return
         if reminder_at(record, deadline) != item.due_at:
             return  # the reminder of an earlier turn
-        self.moves.shows.table(record.id)
+        self.moves.shows.table(record)
         if record.seats[seat].user_id is None:
             return
-        self.moves.shows.hand(record.id, seat)
+        self.moves.shows.hand(record, seat)
         match_id = record.id
         user = record.seats[seat].user_id or 0
         lang = self.people.user_lang(user)

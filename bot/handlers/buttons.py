@@ -24,11 +24,15 @@ ANSWER_LIMIT = 200
 
 
 async def _dispatch(
-    service: Tavolo, data: callbacks.Callback, user: User, message: MaybeInaccessibleMessage
+    service: Tavolo,
+    data: callbacks.Callback,
+    user: User,
+    message: MaybeInaccessibleMessage,
+    lang: str,
 ) -> Answer:
-    """The press, to the part of the bot its kind belongs to."""
+    """The press, to the part of the bot its kind belongs to (``lang``: the presser's)."""
     if data.kind == "h":
-        return await service.hand_press(data, user.id)
+        return await service.hand_press(data, user.id, lang)
     if data.kind == "l":
         return await service.lobby_press(data, user.id, display_name(user), message.chat.id)
     if data.kind == "k":
@@ -56,7 +60,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         answer = Answer(t(lang, "ans.stale"))
     else:
         try:
-            answer = await _dispatch(service, data, user, message)
+            answer = await _dispatch(service, data, user, message, lang)
         except (StaleVersion, WrongStatus, SeatError, Conflict, MatchNotFound, ChatBusy):
             # Another instance (or a second press) changed the match first: nothing was done.
             answer = Answer(t(lang, "ans.stale"))

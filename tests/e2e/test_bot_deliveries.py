@@ -93,7 +93,7 @@ async def test_a_bell_is_deleted_once_whichever_instances_ask(
         release = server.hold("deleteMessage")
         await luca.press(LUCA, hand_id, button_data(hand, "🗑 Scarta 2♠")).answered()
         await server.wait_for(lambda: in_flight(server, "deleteMessage") == 1)
-        other.shows.ring(match_id)
+        other.shows.ring(other.store.get_match(match_id))
         release.set()
         await settle(server, one)
         await other.drain()
@@ -116,9 +116,9 @@ async def test_a_hand_is_posted_once_whichever_instances_show_it(
     match_id = luca_to_play(url)
     async with another_instance(server, url) as one, another_instance(server, url) as other:
         release = server.hold("sendMessage")
-        one.shows.hand(match_id, 0)
+        one.shows.hand(one.store.get_match(match_id), 0)
         await server.wait_for(lambda: in_flight(server, "sendMessage") == 1)
-        other.shows.hand(match_id, 0)
+        other.shows.hand(other.store.get_match(match_id), 0)
         release.set()
         await one.drain()
         await other.drain()
@@ -141,10 +141,10 @@ async def test_a_hand_posted_after_losing_the_claim_is_deleted_at_once(
     match_id = luca_to_play(url)
     async with another_instance(server, url) as frozen, another_instance(server, url) as other:
         release = server.hold("sendMessage", first=1)
-        frozen.shows.hand(match_id, 0)
+        frozen.shows.hand(frozen.store.get_match(match_id), 0)
         await server.wait_for(lambda: in_flight(server, "sendMessage") == 1)
         frozen.store.release_delivery((match_id, "hand", 0))  # its session ended meanwhile
-        other.shows.hand(match_id, 0)
+        other.shows.hand(other.store.get_match(match_id), 0)
         await other.drain()
         stored = other.store.get_match(match_id).seats[0].hand_message_id
         assert hands(server, ANNA) == [stored]
