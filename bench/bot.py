@@ -1,6 +1,6 @@
 """``python -m bench bot``: the real bot on the project's fake Bot API, under Telegram's limits.
 
-The fake (``tests/support/fake_telegram/``) enforces Telegram's flood limits at real speed. Two
+The fake (``testkit/fake_telegram/``) enforces Telegram's flood limits at real speed. Two
 measurements:
 
 - **load**: ``--matches`` two-player Scala 40 matches in as many groups, each player pressing at
@@ -29,17 +29,11 @@ import os
 import platform
 import random
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
-
-from fake_telegram import ApiCall, CallbackRecord, FakeMessage, FakeTelegramServer
-from s40_helpers import position
 
 from bot.app import build_application
 from bot.matches import Matches
@@ -47,6 +41,8 @@ from bot.render.cards import card as pretty
 from bot.service import Tavolo
 from engine.scala40 import Options, new_match
 from storage import Store
+from testkit.fake_telegram import ApiCall, CallbackRecord, FakeMessage, FakeTelegramServer
+from testkit.s40_helpers import position
 
 GROUP_BASE, USER_BASE = -2_000_000, 3_000_000
 SPAM_GROUP, SPAMMER = -1_900_000, 2_900_000

@@ -4,7 +4,7 @@ instances on the same PostgreSQL server, behind webhooks, under the same load.
 Each run gets a fresh schema on the server at ``--url``, ``--matches`` two-player Scala 40
 matches played at a person's pace (as ``python -m bench bot`` plays them), the fake Bot API at
 real speed with Telegram's flood limits, and the bot processes in webhook mode behind a
-dispatcher that hands each update to a random instance (``tests/support/dispatcher.py``). Each
+dispatcher that hands each update to a random instance (``testkit/dispatcher.py``). Each
 instance keeps its share of the bot's overall Telegram budget (``BOT_INSTANCES``).
 
 Printed per run: presses, moves per second, press -> answer, requests refused (429).
@@ -18,12 +18,11 @@ import platform
 import signal
 import time
 
-from dispatcher import Dispatcher, free_ports, listening, start_instances
-from fake_telegram import FakeTelegramServer
-from storage_helpers import scratch_schema
-
 from bench.bot import Load, _ms, _seed
 from storage import Store
+from testkit.dispatcher import Dispatcher, free_ports, listening, start_instances
+from testkit.fake_telegram import FakeTelegramServer
+from testkit.storage_helpers import scratch_schema
 
 
 async def measure(count: int, url: str, matches: int, seconds: float, seed: int) -> str:

@@ -4,7 +4,7 @@ The deadline and the turn's due work (:mod:`bot.work`) are stored with the move 
 turn; :class:`TurnTimers` arms a :class:`Scheduler` on them in the instance that made the move,
 and whoever runs the reminder or the timeout (this instance, or another that took it over)
 claims it first. In production the scheduler is python-telegram-bot's JobQueue; tests inject
-their own (tests/support/manual_scheduler.py), with a clock that moves only when they say.
+their own (testkit/manual_scheduler.py), with a clock that moves only when they say.
 """
 
 from __future__ import annotations

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from s40_helpers import position
 
 from engine.ai.scala40 import FEED_FEATURES
 from engine.scala40 import Action
 from research.ai_feed import deal_positions, fed, fit, within_auc
+from testkit.s40_helpers import position
 
 
 def test_a_discard_that_lets_the_next_player_open_is_a_feed() -> None:

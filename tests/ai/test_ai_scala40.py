@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from s40_helpers import check_cards, position
 
 from engine.ai import scala40 as ai_scala40
 from engine.ai.scala40 import (
@@ -31,6 +30,7 @@ from engine.ai.scala40 import (
 from engine.cards import FACE_INDEX, face_index, parse_cards
 from engine.scala40 import Match, Options, new_match
 from engine.scala40.melds import face_text
+from testkit.s40_helpers import check_cards, position
 
 
 def play_hand(match: Match, levels: list[str], budget: int, salt: int) -> int:

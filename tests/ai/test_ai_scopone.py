@@ -8,13 +8,13 @@ import json
 import random
 
 import pytest
-from scopone_helpers import build_position
 
 from engine.ai import LEVELS
 from engine.ai import scopone as ai_scopone
 from engine.ai.scopone import INDEX, _Sim, choose
 from engine.scopone import Match, Options, new_match
 from engine.scopone.deck import sort_cards, to_cards
+from testkit.scopone_helpers import build_position
 
 SMALL = 40
 """An esperto budget small enough to play whole matches in the tests."""

@@ -10,7 +10,6 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from fake_telegram import FloodLimits, _Flood
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from telegram import Chat, Message, ReplyParameters
@@ -19,6 +18,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TimedOut
 from bot.delivery import Outbox, Pace, Priority, Render, SlidingWindow, TokenBucket, digest
 from bot.delivery import outbox as outbox_module
 from bot.delivery.limits import rank
+from testkit.fake_telegram import FloodLimits, _Flood
 
 
 @pytest.fixture(autouse=True)

@@ -15,12 +15,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiohttp
-from confinement import as_unprivileged
-from dispatcher import free_ports
-from fake_telegram import FakeTelegramServer
 
 from bot.serving import SECRET_HEADER
 from storage import Store
+from testkit.confinement import as_unprivileged
+from testkit.dispatcher import free_ports
+from testkit.fake_telegram import FakeTelegramServer
 
 ROOT = Path(__file__).resolve().parents[2]
 

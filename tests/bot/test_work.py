@@ -10,12 +10,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from storage_helpers import scratch_schema, started
 
 from bot import matches as matches_module
 from bot.matches import Matches, MatchHeld
 from bot.work import LEASE, RETRY, DueWork
 from storage import Store, Work
+from testkit.storage_helpers import scratch_schema, started
 
 NOON = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")

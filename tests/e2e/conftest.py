@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from bot_harness import SPEED
-from fake_telegram import FakeTelegramServer, FloodLimits
+
+from testkit.bot_harness import SPEED
+from testkit.fake_telegram import FakeTelegramServer, FloodLimits
 
 
 @pytest.fixture

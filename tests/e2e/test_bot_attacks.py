@@ -9,16 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-from bot_harness import (
-    RIGGED_HANDS,
-    button_data,
-    running_bot,
-    seat_people,
-    settle,
-    store_started_match,
-)
-from fake_telegram import FakeTelegramServer
-from s40_helpers import position
 
 from bot.hand_ui import context_token
 from bot.i18n import isolated
@@ -26,6 +16,16 @@ from bot.matches import ui_of
 from bot.service import Tavolo
 from engine import scala40
 from storage import DatabaseUnavailable, PlayerResult, Store
+from testkit.bot_harness import (
+    RIGGED_HANDS,
+    button_data,
+    running_bot,
+    seat_people,
+    settle,
+    store_started_match,
+)
+from testkit.fake_telegram import FakeTelegramServer
+from testkit.s40_helpers import position
 
 GROUP_A, GROUP_B = -100610, -100620
 ANNA, LUCA, MALLORY, EVE = 1001, 1002, 1003, 1004

@@ -7,14 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_harness import button_data, running_bot, seat_people, settle, store_started_match
-from fake_telegram import FakeMessage, FakeTelegramServer
-from s40_helpers import position
 from telegram import Bot
 
 from bot.service import Tavolo
 from engine import scala40
 from storage import Store
+from testkit.bot_harness import button_data, running_bot, seat_people, settle, store_started_match
+from testkit.fake_telegram import FakeMessage, FakeTelegramServer
+from testkit.s40_helpers import position
 
 ANNA, LUCA, GROUP = 1001, 1002, -100630
 PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "it")]

@@ -9,7 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_harness import (
+
+from bot.service import Tavolo
+from engine import scala40, scopone
+from engine.games import GameMatch
+from storage import MatchRecord, Store
+from testkit.bot_harness import (
     button_data,
     hand_of,
     keyboard_data,
@@ -18,13 +23,8 @@ from bot_harness import (
     settle,
     store_started_match,
 )
-from fake_telegram import FakeMessage, FakeTelegramServer
-from s40_helpers import position
-
-from bot.service import Tavolo
-from engine import scala40, scopone
-from engine.games import GameMatch
-from storage import MatchRecord, Store
+from testkit.fake_telegram import FakeMessage, FakeTelegramServer
+from testkit.s40_helpers import position
 
 ANNA, LUCA, GROUP = 1001, 1002, -100640
 PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en")]

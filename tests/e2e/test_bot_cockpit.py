@@ -8,7 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_harness import (
+
+from bot.service import Tavolo
+from engine import scopone
+from engine.scala40 import Options
+from testkit.bot_harness import (
     RIGGED_HANDS,
     button_data,
     hand_of,
@@ -18,12 +22,8 @@ from bot_harness import (
     settle,
     store_started_match,
 )
-from fake_telegram import FakeTelegramServer
-from s40_helpers import position
-
-from bot.service import Tavolo
-from engine import scopone
-from engine.scala40 import Options
+from testkit.fake_telegram import FakeTelegramServer
+from testkit.s40_helpers import position
 
 GROUP = -100890
 ANNA, LUCA = 1891, 1892  # Anna reads Italian, Luca English

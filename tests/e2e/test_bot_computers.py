@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_harness import running_bot, say, settle, tap
-from fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
 
 from bot.render.cards import card as pretty
 from bot.service import Tavolo
 from engine.games import game
 from engine.scala40 import new_match
+from testkit.bot_harness import running_bot, say, settle, tap
+from testkit.fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
 
 ANNA = 1001
 

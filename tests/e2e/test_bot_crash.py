@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_harness import running_bot, seat_people, settle, store_started_match
-from bot_players import Table
-from fake_telegram import FakeTelegramServer
-from kill_races import raced, sent_id
 
 from engine import scala40, scopone
 from storage import Store
+from testkit.bot_harness import running_bot, seat_people, settle, store_started_match
+from testkit.bot_players import Table
+from testkit.fake_telegram import FakeTelegramServer
+from testkit.kill_races import raced, sent_id
 
 KILLS = 30
 SCALA, SCOPA = -100710, -100720
@@ -41,7 +41,7 @@ SCOPA_PEOPLE = [
     (1204, "Ezio", "it"),
 ]
 ROOT = Path(__file__).resolve().parents[2]
-PROCESS = ROOT / "tests" / "support" / "bot_process.py"
+PROCESS = ROOT / "testkit" / "bot_process.py"
 
 
 @pytest.fixture(autouse=True)

@@ -13,13 +13,13 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from bot_harness import another_instance, button_data, running_bot, seat_people, settle
-from bot_harness import store_started_match as started
-from fake_telegram import FakeMessage, FakeTelegramServer
-from s40_helpers import position
-from storage_helpers import scratch_schema
 
 from engine import scala40
+from testkit.bot_harness import another_instance, button_data, running_bot, seat_people, settle
+from testkit.bot_harness import store_started_match as started
+from testkit.fake_telegram import FakeMessage, FakeTelegramServer
+from testkit.s40_helpers import position
+from testkit.storage_helpers import scratch_schema
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 ANNA, LUCA, GROUP = 1031, 1032, -100631

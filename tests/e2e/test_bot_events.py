@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_harness import (
+
+from engine.scala40 import Options
+from testkit.bot_harness import (
     RIGGED_HANDS,
     button_data,
     running_bot,
@@ -13,10 +15,8 @@ from bot_harness import (
     settle,
     store_started_match,
 )
-from fake_telegram import FakeTelegramServer
-from s40_helpers import position
-
-from engine.scala40 import Options
+from testkit.fake_telegram import FakeTelegramServer
+from testkit.s40_helpers import position
 
 GROUP, SUPERGROUP = -100950, -1001000950
 ANNA, LUCA = 1001, 1002

@@ -13,7 +13,9 @@ import random
 from pathlib import Path
 
 import pytest
-from bot_harness import (
+
+from engine import scala40, scopone
+from testkit.bot_harness import (
     RIGGED_HANDS,
     SPEED,
     button_data,
@@ -24,10 +26,8 @@ from bot_harness import (
     settle,
     store_started_match,
 )
-from fake_telegram import FakeMessage, FakeTelegramServer, Press
-from s40_helpers import position
-
-from engine import scala40, scopone
+from testkit.fake_telegram import FakeMessage, FakeTelegramServer, Press
+from testkit.s40_helpers import position
 
 GROUP_A, GROUP_B = -100810, -100820
 PEOPLE_A = [(2001, "Gino", "it"), (2002, "Pia", "it")]

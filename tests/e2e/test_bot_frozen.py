@@ -18,18 +18,18 @@ from pathlib import Path
 from typing import IO
 
 import pytest
-from bot_harness import RIGGED_HANDS, button_data, seat_people, store_started_match
-from fake_telegram import QUERY_TIMEOUT, FakeMessage, FakeTelegramServer
-from s40_helpers import position
 
 from engine.scala40 import Options
 from storage import Store
+from testkit.bot_harness import RIGGED_HANDS, button_data, seat_people, store_started_match
+from testkit.fake_telegram import QUERY_TIMEOUT, FakeMessage, FakeTelegramServer
+from testkit.s40_helpers import position
 
 GROUP = -100960
 ANNA, LUCA = 1001, 1002
 PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "it")]
 ROOT = Path(__file__).resolve().parents[2]
-PROCESS = ROOT / "tests" / "support" / "bot_process.py"
+PROCESS = ROOT / "testkit" / "bot_process.py"
 
 
 @pytest.fixture(autouse=True)

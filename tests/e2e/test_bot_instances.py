@@ -32,13 +32,6 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from bot_harness import seat_people, store_started_match
-from bot_players import Table
-from dispatcher import Dispatcher, free_ports, listening, start_instances
-from fake_telegram import FakeTelegramServer
-from fake_telegram.webhook import SECRET_HEADER
-from kill_races import raced
-from storage_helpers import scratch_schema
 
 from bot import callbacks
 from bot.callbacks import LobbyOp
@@ -46,6 +39,13 @@ from bot.work import LEASE
 from engine import scala40, scopone
 from engine.scopone.match import AUTOPLAY_LIMIT
 from storage import MatchRecord, MoveRecord, Store
+from testkit.bot_harness import seat_people, store_started_match
+from testkit.bot_players import Table
+from testkit.dispatcher import Dispatcher, free_ports, listening, start_instances
+from testkit.fake_telegram import FakeTelegramServer
+from testkit.fake_telegram.webhook import SECRET_HEADER
+from testkit.kill_races import raced
+from testkit.storage_helpers import scratch_schema
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 INSTANCES = 3

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot_harness import running_bot, seat_people, settle
-from fake_telegram import FakeTelegramServer
+from testkit.bot_harness import running_bot, seat_people, settle
+from testkit.fake_telegram import FakeTelegramServer
 
 GROUP = -100880
 ANNA, CARLA, DINO = 1881, 1882, 1883  # Anna is Italian and an admin; Carla and Dino are English

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_harness import button_data, running_bot, say, settle, tap
-from fake_telegram import FakeTelegramServer
+
+from testkit.bot_harness import button_data, running_bot, say, settle, tap
+from testkit.fake_telegram import FakeTelegramServer
 
 ANNA, LUCA, GROUP = 1001, 1002, -100500
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_harness import running_bot, say, seat_people, settle, tap
-from fake_telegram import FakeTelegramServer
+
+from testkit.bot_harness import running_bot, say, seat_people, settle, tap
+from testkit.fake_telegram import FakeTelegramServer
 
 GROUP = -100990
 ANNA, CARLA, DINO = 1991, 1992, 1993  # Anna is Italian and an admin, Carla English, Dino German

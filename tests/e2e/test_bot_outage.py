@@ -12,14 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from bot_harness import button_data, running_bot, seat_people, settle, store_started_match
-from fake_telegram import FakeTelegramServer
-from s40_helpers import position
-from storage_helpers import database_away
 
 from bot.delivery import Priority
 from bot.service import Tavolo
 from engine import scala40
+from testkit.bot_harness import button_data, running_bot, seat_people, settle, store_started_match
+from testkit.fake_telegram import FakeTelegramServer
+from testkit.s40_helpers import position
+from testkit.storage_helpers import database_away
 
 ANNA, LUCA, GROUP = 1041, 1042, -100641
 PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "it")]

@@ -5,7 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_harness import (
+
+from bot.render.cards import card as pretty
+from engine.scala40 import Options, new_match
+from engine.scopone import Options as ScoponeOptions
+from testkit.bot_harness import (
     RIGGED_HANDS,
     button_data,
     keyboard_data,
@@ -14,13 +18,9 @@ from bot_harness import (
     settle,
     store_started_match,
 )
-from fake_telegram import FakeTelegramServer
-from s40_helpers import position
-from scopone_helpers import build_position
-
-from bot.render.cards import card as pretty
-from engine.scala40 import Options, new_match
-from engine.scopone import Options as ScoponeOptions
+from testkit.fake_telegram import FakeTelegramServer
+from testkit.s40_helpers import position
+from testkit.scopone_helpers import build_position
 
 GROUP = -100900
 PEOPLE = ((1001, "Anna", "it"), (1002, "Luca", "en"), (1003, "Marco", "it"), (1004, "Sara", "it"))

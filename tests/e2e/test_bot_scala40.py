@@ -10,7 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_harness import (
+
+from bot.render.cards import card as pretty
+from bot.service import Tavolo
+from engine.scala40 import Options
+from testkit.bot_harness import (
     RIGGED_HANDS,
     button_data,
     keyboard_data,
@@ -19,12 +23,8 @@ from bot_harness import (
     settle,
     store_started_match,
 )
-from fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
-from s40_helpers import position
-
-from bot.render.cards import card as pretty
-from bot.service import Tavolo
-from engine.scala40 import Options
+from testkit.fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
+from testkit.s40_helpers import position
 
 ANNA, LUCA, GROUP = 1001, 1002, -100700
 PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en")]

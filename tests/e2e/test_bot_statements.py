@@ -17,7 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_harness import (
+from sqlalchemy import event
+
+from bot.service import Tavolo
+from engine.scala40 import Options
+from testkit.bot_harness import (
     RIGGED_HANDS,
     button_data,
     hand_of,
@@ -26,13 +30,9 @@ from bot_harness import (
     settle,
     store_started_match,
 )
-from fake_telegram import FakeTelegramServer
-from s40_helpers import position
-from sqlalchemy import event
-from storage_helpers import scratch_schema
-
-from bot.service import Tavolo
-from engine.scala40 import Options
+from testkit.fake_telegram import FakeTelegramServer
+from testkit.s40_helpers import position
+from testkit.storage_helpers import scratch_schema
 
 GROUP = -100990
 ANNA, LUCA = 1991, 1992

@@ -8,7 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_harness import (
+
+from bot.render.length import PHONE_COLUMNS, columns
+from engine import fairness, scala40, scopone
+from engine.scala40.greedy import greedy_action
+from storage import Store
+from testkit.bot_harness import (
     RIGGED_HANDS,
     running_bot,
     say,
@@ -17,14 +22,9 @@ from bot_harness import (
     store_started_match,
     tap,
 )
-from fake_telegram import FakeMessage, FakeTelegramServer
-from s40_helpers import position
-from scopone_helpers import build_position
-
-from bot.render.length import PHONE_COLUMNS, columns
-from engine import fairness, scala40, scopone
-from engine.scala40.greedy import greedy_action
-from storage import Store
+from testkit.fake_telegram import FakeMessage, FakeTelegramServer
+from testkit.s40_helpers import position
+from testkit.scopone_helpers import build_position
 
 GROUP = -100400
 ANNA, LUCA = 4001, 4002

@@ -13,7 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from bot_harness import (
+
+from bot.service import Tavolo
+from engine.scala40 import Options
+from storage import Store
+from testkit.bot_harness import (
     RIGGED_HANDS,
     button_data,
     keyboard_data,
@@ -23,12 +27,8 @@ from bot_harness import (
     store_started_match,
     tap,
 )
-from fake_telegram import FakeMessage, FakeTelegramServer
-from s40_helpers import position
-
-from bot.service import Tavolo
-from engine.scala40 import Options
-from storage import Store
+from testkit.fake_telegram import FakeMessage, FakeTelegramServer
+from testkit.s40_helpers import position
 
 GROUP = -100970
 ANNA, LUCA, MARCO = 1971, 1972, 1973

@@ -6,7 +6,10 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from bot_harness import (
+
+from engine.scala40 import Options
+from storage import ANONYMOUS
+from testkit.bot_harness import (
     RIGGED_HANDS,
     button_data,
     running_bot,
@@ -14,12 +17,9 @@ from bot_harness import (
     settle,
     store_started_match,
 )
-from fake_telegram import FakeTelegramServer
-from manual_scheduler import ManualScheduler
-from s40_helpers import position
-
-from engine.scala40 import Options
-from storage import ANONYMOUS
+from testkit.fake_telegram import FakeTelegramServer
+from testkit.manual_scheduler import ManualScheduler
+from testkit.s40_helpers import position
 
 GROUP, ANNA, LUCA = -100970, 1001, 1002
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import aiohttp
 import pytest
-from dispatcher import free_ports
-from fake_telegram import FakeTelegramServer
 
 from bot.app import build_application
 from bot.serving import SECRET_HEADER, Webhook, serve_webhook
 from storage import Store
+from testkit.dispatcher import free_ports
+from testkit.fake_telegram import FakeTelegramServer
 
 ANNA = 1001
 ELSEWHERE = -100980

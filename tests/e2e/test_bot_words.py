@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot_harness import (
+from engine.scala40 import Options
+from testkit.bot_harness import (
     RIGGED_HANDS,
     running_bot,
     say,
@@ -13,10 +14,8 @@ from bot_harness import (
     store_started_match,
     tap,
 )
-from fake_telegram import FakeTelegramServer
-from s40_helpers import position
-
-from engine.scala40 import Options
+from testkit.fake_telegram import FakeTelegramServer
+from testkit.s40_helpers import position
 
 GROUP = -100900
 ANNA, LUCA = 1901, 1902

@@ -10,17 +10,6 @@ from typing import Any
 import aiohttp
 import pytest
 from aiohttp import web
-from fake_telegram import (
-    ERR_BLOCKED,
-    ERR_CANT_INITIATE,
-    ERR_NOT_MODIFIED,
-    ERR_QUERY_INVALID,
-    FakeTelegramServer,
-    HtmlParseError,
-    detect_entities,
-    parse_html,
-    validate_reply_markup,
-)
 from telegram import (
     Bot,
     BotCommand,
@@ -42,6 +31,18 @@ from telegram.ext import (
     ContextTypes,
     MessageHandler,
     filters,
+)
+
+from testkit.fake_telegram import (
+    ERR_BLOCKED,
+    ERR_CANT_INITIATE,
+    ERR_NOT_MODIFIED,
+    ERR_QUERY_INVALID,
+    FakeTelegramServer,
+    HtmlParseError,
+    detect_entities,
+    parse_html,
+    validate_reply_markup,
 )
 
 pytestmark = pytest.mark.filterwarnings("error")

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from s40_helpers import arrange, check_cards, faces, legal, position, rejected
 
 from engine import IllegalAction
 from engine.cards import scala40_deck, seeded_choice, seeded_shuffle
 from engine.scala40 import Match, Options, match_points, new_match
+from testkit.s40_helpers import arrange, check_cards, faces, legal, position, rejected
 
 
 def close_now(m: Match, closer: int, hands: Sequence[str]) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from s40_helpers import faces, hand_text, legal, position, rejected
 
 from engine.scala40 import Match, Options, best_opening, meld_value
+from testkit.s40_helpers import faces, hand_text, legal, position, rejected
 
 OTHER = "AD 2D 3S 6C 8S"
 """The other seat's hand in these two-player positions (never touched)."""

@@ -13,13 +13,13 @@ import random
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from s40_helpers import check_cards, position
 
 from engine import IllegalAction
 from engine.cards import FACE_INDEX, FACES, JOKER_FACE
 from engine.scala40 import Match, Options, new_match
 from engine.scala40.melds import WILD, resolve
 from engine.scala40.options import ACE_PENALTIES, LIMITS
+from testkit.s40_helpers import check_cards, position
 
 SEEDS = st.integers(min_value=0, max_value=2**64)
 

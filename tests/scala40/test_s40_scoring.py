@@ -4,11 +4,11 @@ abandonment (S40-14)."""
 from __future__ import annotations
 
 import pytest
-from s40_helpers import faces, hand_text, ids, position, rejected
 
 from engine import IllegalAction
 from engine.scala40 import Match, Options, hand_penalty, match_points
 from engine.scala40.scoring import abandon_difference, card_penalty
+from testkit.s40_helpers import faces, hand_text, ids, position, rejected
 
 
 class TestCardPenalty:

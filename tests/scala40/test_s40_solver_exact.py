@@ -12,10 +12,10 @@ from functools import cache
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from s40_helpers import ids, legal, position
 
 from engine.scala40 import best_opening, meld_value
 from engine.scala40.solver import LEFT_JOKER, LEFT_MANY, LEFT_NATURAL, LEFT_NONE, solve
+from testkit.s40_helpers import ids, legal, position
 
 SUITS = "HDCS"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")

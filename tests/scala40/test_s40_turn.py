@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import pytest
-from s40_helpers import faces, hand_text, legal, position, rejected
 
 from engine import IllegalAction
 from engine.cards import FACES
 from engine.scala40 import Match, Options
+from testkit.s40_helpers import faces, hand_text, legal, position, rejected
 
 OTHER = "AD 2D 3D 4D"
 

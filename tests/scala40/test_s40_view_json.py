@@ -7,11 +7,11 @@ import json
 import random
 
 import pytest
-from s40_helpers import legal, position, text
 
 from engine.errors import SnapshotError
 from engine.scala40 import Match, Options, new_match
 from engine.scala40.hints import fits
+from testkit.s40_helpers import legal, position, text
 
 
 def play_some(m: Match, moves: int, seed: int = 0) -> list[tuple[int, str]]:

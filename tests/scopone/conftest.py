@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from scopone_helpers import build_position
 
 from engine.errors import IllegalAction
 from engine.scopone import Match, greedy_action
+from testkit.scopone_helpers import build_position
 
 
 def assert_rejected(match: Match, action: str, code: str, seat: int | None = None) -> None:

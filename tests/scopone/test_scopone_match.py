@@ -7,13 +7,13 @@ import json
 from typing import Any
 
 import pytest
-from scopone_helpers import build_position
 
 from engine.cards import Card, scopone_deck, seeded_choice, seeded_shuffle
 from engine.errors import IllegalAction
 from engine.scopone import Match, Options, greedy_action, new_match
 from engine.scopone.deck import to_cards
 from engine.scopone.result import match_result
+from testkit.scopone_helpers import build_position
 
 LAST_ROUND = ["KS", "KD", "KH", "KC"]
 """Each seat's last card; seat 0 plays first (dealer 1). Play order 0, 3, 2, 1 (SC-1.2):

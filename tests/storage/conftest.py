@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from storage_helpers import scratch_schema
 
 from storage import Store
+from testkit.storage_helpers import scratch_schema
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 BACKENDS = ["sqlite", "postgresql"] if PG_URL else ["sqlite"]

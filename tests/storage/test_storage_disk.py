@@ -18,18 +18,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from confinement import as_unprivileged, need_mounts, with_mount
 
 from storage import DatabaseUnavailable, Store, StoreError
+from testkit.confinement import as_unprivileged, need_mounts, with_mount
 
 ROOT = Path(__file__).resolve().parents[2]
-PROBE = ROOT / "tests" / "support" / "store_probe.py"
+PROBE = ROOT / "testkit" / "store_probe.py"
 
 
 def probe(command: Sequence[str]) -> list[dict[str, Any]]:
     """Run ``command`` (ending in a ``store_probe.py`` call); the steps it reported."""
     env = dict(os.environ)
-    path = [str(ROOT), str(ROOT / "tests" / "support"), env.get("PYTHONPATH")]
+    path = [str(ROOT), env.get("PYTHONPATH")]
     env["PYTHONPATH"] = os.pathsep.join(filter(None, path))
     done = subprocess.run(
         command, capture_output=True, text=True, env=env, timeout=300, check=False

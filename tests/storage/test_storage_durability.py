@@ -8,11 +8,11 @@ import threading
 from collections import Counter
 
 import pytest
-from storage_helpers import database_away, greedy, play_and_commit, race, started
 
 from engine.games import load_match
 from storage import ChatBusy, DatabaseUnavailable, MatchNotFound, StaleVersion, Store
 from storage.database import create_store_engine
+from testkit.storage_helpers import database_away, greedy, play_and_commit, race, started
 
 GAMES = [("scala40", 4, {}), ("scala40", 2, {"jokers": False}), ("scopone", 4, {"target": 21})]
 

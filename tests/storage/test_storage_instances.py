@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from storage_helpers import greedy, race, seated_lobby, started, user_of
 
 from storage import (
     AlreadySeated,
@@ -20,6 +19,7 @@ from storage import (
     Work,
 )
 from storage import work as work_module
+from testkit.storage_helpers import greedy, race, seated_lobby, started, user_of
 
 NOON = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 LEASE = timedelta(seconds=10)

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 from sqlalchemy import event
-from storage_helpers import greedy, started, user_of
 
 from storage import FINISHED, PlayerResult, SeatUI, StaleVersion, Store
+from testkit.storage_helpers import greedy, started, user_of
 
 CHAT = -100
 WHEN = datetime(2030, 5, 1, 12, 30, tzinfo=UTC)

@@ -10,13 +10,13 @@ import sys
 from pathlib import Path
 
 from sqlalchemy import make_url
-from storage_helpers import started
 
 from storage import Store
 from storage.database import is_sqlite
+from testkit.storage_helpers import started
 
 ROOT = Path(__file__).resolve().parents[2]
-WRITER = ROOT / "tests" / "support" / "storage_writer.py"
+WRITER = ROOT / "testkit" / "storage_writer.py"
 ROUNDS = 3
 MOVES_BEFORE_KILL = 120
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from storage_helpers import NAMES, play_and_commit, seated_lobby, started, user_of
 
 from engine.games import default_options
 from storage import (
@@ -22,6 +21,7 @@ from storage import (
     Store,
     WrongStatus,
 )
+from testkit.storage_helpers import NAMES, play_and_commit, seated_lobby, started, user_of
 
 
 class TestLobby:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from storage_helpers import greedy, play_and_commit, started, user_of
 
 from storage import (
     ANONYMOUS,
@@ -24,6 +23,7 @@ from storage import (
     UserRecord,
     WrongStatus,
 )
+from testkit.storage_helpers import greedy, play_and_commit, started, user_of
 
 
 class TestSeatUI:

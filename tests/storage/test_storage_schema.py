@@ -10,11 +10,11 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
-from storage_helpers import play_and_commit, started
 
 from storage import Store, StoreError, schema_head
 from storage.database import create_store_engine
 from storage.models import metadata
+from testkit.storage_helpers import play_and_commit, started
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = {

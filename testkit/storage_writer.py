@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import sys
 
-from storage_helpers import greedy
-
 from storage import Store
+from testkit.storage_helpers import greedy
 
 
 def main(url: str, match_id: int) -> int:

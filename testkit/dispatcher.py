@@ -24,8 +24,8 @@ import aiohttp
 from aiohttp import web
 
 FORWARDED = ("Content-Type", "X-Telegram-Bot-Api-Secret-Token")
-ROOT = Path(__file__).resolve().parents[2]
-PROCESS = ROOT / "tests" / "support" / "bot_process.py"
+ROOT = Path(__file__).resolve().parents[1]
+PROCESS = ROOT / "testkit" / "bot_process.py"
 
 
 @dataclass
@@ -130,7 +130,7 @@ def start_instances(
     processes = []
     for port in dispatcher.ports:
         environment = dict(os.environ)
-        path = [str(ROOT), str(ROOT / "tests" / "support"), environment.get("PYTHONPATH")]
+        path = [str(ROOT), environment.get("PYTHONPATH")]
         environment |= {
             "PYTHONPATH": os.pathsep.join(filter(None, path)),
             "PTB_TIMEDELTA": "1",

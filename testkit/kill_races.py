@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fake_telegram import FakeTelegramServer
+from testkit.fake_telegram import FakeTelegramServer
 
 STORED = {"sendMessage": "rung and stored", "deleteMessage": "gone and forgotten"}
 """What the bot logs once it has stored that Telegram took a bell, or its deletion."""

@@ -15,12 +15,11 @@ import logging
 import os
 import sys
 
-from bot_harness import SPEED
-
 from bot.app import build_application
 from bot.delivery import Pace
 from bot.serving import UPDATES, serve, webhook_from_env, with_secret
 from storage import Store
+from testkit.bot_harness import SPEED
 
 
 def main() -> None:

@@ -756,7 +756,7 @@ class FakeTelegramServer:
             if call.method.lower() in self._known_api_methods:
                 error = bad_request(
                     f"method {call.method} is not implemented by the fake Telegram server "
-                    "(see tests/support/fake_telegram/server.py: register_method)"
+                    "(see testkit/fake_telegram/server.py: register_method)"
                 )
                 return error.code, error.to_json()
             return 404, {"ok": False, "error_code": 404, "description": "Not Found"}

@@ -7,10 +7,9 @@ import asyncio
 import random
 from dataclasses import dataclass, field
 
-from bot_harness import keyboard_data
-from fake_telegram import FakeTelegramServer
-
 from storage import Store
+from testkit.bot_harness import keyboard_data
+from testkit.fake_telegram import FakeTelegramServer
 
 MOVES = ("c", "dr", "ds", "p")
 """The hand buttons' operations that make a move."""

@@ -7,14 +7,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
-from manual_scheduler import ManualScheduler
 from telegram import Bot
 
 from bot.app import build_application
 from bot.delivery import Pace
 from bot.service import Tavolo
 from storage import Store
+from testkit.fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
+from testkit.manual_scheduler import ManualScheduler
 
 SPEED = 20.0
 """End-to-end tests run Telegram's flood limits (the fake's) and the bot's pace this many times

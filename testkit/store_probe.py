@@ -19,10 +19,9 @@ from itertools import count
 from pathlib import Path
 from typing import Any
 
-from storage_helpers import greedy, started
-
 from engine.games import GameMatch
 from storage import MatchRecord, Store, StoreError
+from testkit.storage_helpers import greedy, started
 
 
 def say(**fields: Any) -> None:
