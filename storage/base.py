@@ -1,0 +1,333 @@
+"""What every part of the store shares: the engine and its transactions (a write says what it
+touches, :mod:`storage.kept`), how database failures are told, and the row helpers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from enum import Enum
+from typing import Any, Final, NoReturn, TypeVar
+
+from sqlalchemy import Connection, Engine, delete, func, insert
+from sqlalchemy import select as sa_select
+from sqlalchemy.exc import (
+    DBAPIError,
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+    SQLAlchemyError,
+)
+from sqlmodel import Session, col, select
+
+from engine.games import GAMES
+from storage.database import (
+    BUSY_TIMEOUT_MS,
+    WRITE_OPTION,
+    database_label,
+    is_sqlite,
+    sqlite_path,
+    write_trouble,
+)
+from storage.errors import (
+    Conflict,
+    DatabaseUnavailable,
+    MatchNotFound,
+    StaleVersion,
+    StoreError,
+    WrongStatus,
+)
+from storage.kept import Kept, Touch
+from storage.models import NAME_LENGTH, MatchTable, ResultTable, SeatTable
+from storage.records import FINISHED, LOBBY, PlayerResult
+from storage.work import MatchLocks, replace_work
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _name(name: str) -> str:
+    return name[:NAME_LENGTH]
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, DBAPIError) and error.orig is not None:
+        return str(error.orig).strip() or type(error.orig).__name__
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def _error_name(error: BaseException) -> str:
+    """SQLite's name for the error (``SQLITE_FULL``, ...), or PostgreSQL's SQLSTATE, or ''."""
+    orig = error.orig if isinstance(error, DBAPIError) else error
+    name = getattr(orig, "sqlite_errorname", None) or getattr(orig, "sqlstate", None)
+    return name if isinstance(name, str) else ""
+
+
+def _server_trouble(sqlstate: str) -> str | None:
+    """What a PostgreSQL error says about the server rather than the query, if it does."""
+    if sqlstate.startswith("53"):
+        return "the database server is out of disk space or of another resource"
+    if sqlstate == "25006":
+        return "the database server takes no writes (a read-only server or replica?)"
+    return None
+
+
+_T = TypeVar("_T")
+
+
+_DAMAGED: Final = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+"""SQLite's errors that mean the file itself is damaged or is no database."""
+
+
+def _next_host(seats: Sequence[SeatTable], after: int, host: int) -> int:
+    """The person seated next after seat ``after`` (else the first seated one; else ``host``
+    stays)."""
+    people = [seat for seat in seats if seat.user_id is not None]
+    following = [seat for seat in people if seat.seat > after] or people
+    return following[0].user_id if following and following[0].user_id is not None else host
+
+
+def _copy_seat(row: SeatTable, seat: int) -> SeatTable:
+    data = row.model_dump()
+    data["seat"] = seat
+    return SeatTable(**data)
+
+
+def _check_game(game: str) -> None:
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}: use one of {', '.join(GAMES)}")
+
+
+def _check_when(when: datetime | None) -> None:
+    if when is not None and (when.tzinfo is None or when.utcoffset() is None):
+        raise ValueError(f"a deadline must be timezone-aware, got {when!r}")
+
+
+class Unchanged(Enum):
+    """A value a write leaves as it is stored."""
+
+    UNCHANGED = "unchanged"
+
+
+UNCHANGED: Final = Unchanged.UNCHANGED
+
+
+class StoreBase:
+    """The connection to the database, its transactions, what the store keeps
+    (:mod:`storage.kept`) and the row helpers every part of the store shares."""
+
+    def __init__(self, engine: Engine, url: str) -> None:
+        """Use :meth:`open`, which checks and upgrades the schema first."""
+        self._engine = engine
+        self._writer = engine.execution_options(**{WRITE_OPTION: True})
+        # A read of several queries (a match, then its seats) sees one snapshot: SQLite's read
+        # transactions do; elsewhere ask for it.
+        snapshot = engine.execution_options(isolation_level="REPEATABLE READ")
+        self._reader = engine if is_sqlite(url) else snapshot
+        self.url = url
+        """The SQLAlchemy URL (with its password: do not log it; log :attr:`database`)."""
+        self.database = database_label(url)
+        """The database as error messages name it: a file's absolute path, or the safe URL."""
+        self.shared = not is_sqlite(url)
+        """Whether several bot instances may use the database at once (not SQLite)."""
+        self._match_locks = MatchLocks(engine, self.shared)
+        self._claim: int | None = None
+        self._kept = Kept(enabled=False)
+        """What the store read, when it is its database's only writer (:mod:`storage.kept`)."""
+
+    def _trouble(self, error: BaseException) -> str | None:
+        """What keeps the database from working that is not the caller's doing nor the data's:
+        a full disk, what may not be written, another process holding the lock; with the fix."""
+        name = _error_name(error)
+        path = sqlite_path(self.url)
+        if path is None:
+            return _server_trouble(name)
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            return f"another process held it locked for over {BUSY_TIMEOUT_MS // 1000} s"
+        return write_trouble(path, name) if name else None
+
+    def _failure(self, error: BaseException) -> StoreError:
+        """The StoreError for a database error in a transaction (see :meth:`_trouble`)."""
+        trouble = self._trouble(error)
+        if trouble is not None:
+            return DatabaseUnavailable(
+                self.database, f"cannot write the database ({_reason(error)}): {trouble}"
+            )
+        if self._lost(error):
+            return DatabaseUnavailable(
+                self.database,
+                f"the database did not answer ({_reason(error)}): is its server running? "
+                "The bot tries again",
+            )
+        return StoreError(self.database, f"database error: {_reason(error)}")
+
+    def _lost(self, error: BaseException) -> bool:
+        """Whether the connection to the database failed (its server is down, restarting, out
+        of reach), rather than the statement: a socket's error, or on a database server an
+        operational or interface error, or a connection SQLAlchemy had to throw away."""
+        orig = error.orig if isinstance(error, DBAPIError) else error
+        if isinstance(orig, OSError):
+            return True
+        if is_sqlite(self.url):
+            return False  # SQLite's operational errors are about the file: see _trouble
+        invalidated = isinstance(error, DBAPIError) and error.connection_invalidated
+        return isinstance(error, OperationalError | InterfaceError) or invalidated
+
+    @contextmanager
+    def _session(self, write: bool = False, touches: Touch | None = None) -> Iterator[Session]:
+        """One transaction; database failures become StoreError, races become Conflict. A
+        write forgets the kept record it ``touches`` (None: all of them) when it ends."""
+        try:
+            with (
+                Session(self._writer if write else self._reader, expire_on_commit=False) as s,
+                s.begin(),
+            ):
+                yield s
+        except IntegrityError as error:
+            raise Conflict(self.database, _reason(error)) from error
+        except SQLAlchemyError as error:
+            raise self._failure(error) from error
+        finally:
+            if write:
+                self._kept.drop(touches)
+
+    @contextmanager
+    def _core(self, write: bool = False, touches: Touch | None = None) -> Iterator[Connection]:
+        """One transaction on a plain connection: the hot paths (a move, a press) skip the ORM.
+        A write forgets what it ``touches`` when it ends (as :meth:`_session`)."""
+        try:
+            with (self._writer if write else self._reader).begin() as connection:
+                yield connection
+        except IntegrityError as error:
+            raise Conflict(self.database, _reason(error)) from error
+        except SQLAlchemyError as error:
+            raise self._failure(error) from error
+        finally:
+            if write:
+                self._kept.drop(touches)
+
+    def _retrying(self, attempt: Callable[[], _T]) -> _T:
+        """Run a get-or-create once more if a concurrent writer created the row first."""
+        try:
+            return attempt()
+        except Conflict:
+            return attempt()
+
+    def _lock(self, s: Session, match_id: int) -> MatchTable:
+        """The match row, locked until the transaction ends (PostgreSQL; SQLite writes queue)."""
+        query = select(MatchTable).where(col(MatchTable.id) == match_id).with_for_update()
+        row = s.exec(query).first()
+        if row is None:
+            raise MatchNotFound(self.database, match_id)
+        return row
+
+    def _seats(self, s: Session, match_id: int) -> list[SeatTable]:
+        query = (
+            select(SeatTable)
+            .where(col(SeatTable.match_id) == match_id)
+            .order_by(col(SeatTable.seat))
+        )
+        return list(s.exec(query).all())
+
+    def _refuse(self, db: Connection, match_id: int, expected: int, wanted: str) -> NoReturn:
+        """Explain why a versioned write matched no row: no match, stale version, or status."""
+        query = sa_select(col(MatchTable.version), col(MatchTable.status)).where(
+            col(MatchTable.id) == match_id
+        )
+        found = db.execute(query).first()
+        if found is None:
+            raise MatchNotFound(self.database, match_id)
+        version, status = found
+        if version != expected:
+            raise StaleVersion(self.database, match_id, expected, version)
+        raise WrongStatus(self.database, match_id, status, wanted)
+
+    def _touch(self, row: MatchTable) -> None:
+        row.version += 1
+        row.updated_at = _now()
+
+    def _expect_lobby(self, row: MatchTable, wanted: str) -> None:
+        if row.status != LOBBY:
+            assert row.id is not None
+            raise WrongStatus(self.database, row.id, row.status, wanted)
+
+    def _reseat(
+        self, s: Session, row: MatchTable, seats: list[SeatTable], kept: list[SeatTable]
+    ) -> list[SeatTable]:
+        """The lobby's seats become ``kept``, numbered from 0 in that order."""
+        renumbered = [_copy_seat(seat, number) for number, seat in enumerate(kept)]
+        s.exec(delete(SeatTable).where(col(SeatTable.match_id) == row.id))
+        for seat in seats:
+            s.expunge(seat)
+        s.add_all(renumbered)
+        self._touch(row)
+        s.flush()
+        return renumbered
+
+    def _end(self, s: Session, row: MatchTable, status: str) -> None:
+        """The match ends without a move (:meth:`set_status`): its timers go too."""
+        assert row.id is not None
+        row.status = status
+        row.active_chat_id = None
+        row.finished_at = _now()
+        row.deadline = None
+        row.deadline_seat = None
+        self._touch(row)
+        s.flush()
+        replace_work(s.connection(), row.id, row.version, ())
+
+    def _active_row(self, s: Session, chat_id: int) -> MatchTable | None:
+        query = select(MatchTable).where(col(MatchTable.active_chat_id) == chat_id)
+        return s.exec(query).first()
+
+    def _insert_results(self, db: Connection, match_id: int, rows: Iterable[PlayerResult]) -> bool:
+        query = (
+            sa_select(
+                col(MatchTable.status),
+                col(MatchTable.chat_id),
+                col(MatchTable.game),
+                col(MatchTable.finished_at),
+            )
+            .where(col(MatchTable.id) == match_id)
+            .with_for_update()
+        )
+        found = db.execute(query).first()
+        if found is None:
+            raise MatchNotFound(self.database, match_id)
+        status, chat_id, game, finished_at = found
+        if status != FINISHED:
+            raise WrongStatus(self.database, match_id, status, "only a finished match has results")
+        given = [PlayerResult(*result) for result in rows]
+        seats = [result.seat for result in given]
+        if len(set(seats)) != len(seats):
+            raise ValueError(f"one result per seat, got seats {seats}")
+        count = sa_select(func.count()).where(col(ResultTable.match_id) == match_id)
+        if db.execute(count).scalar_one() or not given:
+            return False
+        db.execute(
+            insert(ResultTable),
+            [
+                {
+                    "match_id": match_id,
+                    "seat": result.seat,
+                    "chat_id": chat_id,
+                    "game": game,
+                    "user_id": result.user_id,
+                    "name": _name(result.name),
+                    "computer": bool(result.computer),
+                    "mp": result.mp,
+                    "vp": result.vp,
+                    "won": bool(result.won),
+                    "hands_won": result.hands_won,
+                    "finished_at": finished_at or _now(),
+                }
+                for result in given
+            ],
+        )
+        return True

@@ -1,0 +1,330 @@
+"""The store's people and groups: users and languages, group settings, yes/no questions,
+erasure and supergroup upgrades."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from sqlalchemy import delete, insert, update
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, SQLModel, col, select
+
+from storage.base import StoreBase, _check_game, _dump, _name, _next_host, _now
+from storage.errors import ChatBusy
+from storage.kept import ABSENT, CHAT, NOTHING, USER, Absent
+from storage.models import (
+    ChatTable,
+    ConfirmationTable,
+    MatchTable,
+    ResultTable,
+    SeatTable,
+    UserTable,
+)
+from storage.records import (
+    ANONYMOUS,
+    LOBBY,
+    STOPPED,
+    ChatSettings,
+    Confirmation,
+    UserRecord,
+)
+from storage.rows import _confirmation, _user_record
+
+_Row = TypeVar("_Row", UserTable, ChatTable)
+
+
+_CHAT_COLUMNS: tuple[tuple[type[SQLModel], str], ...] = (
+    (MatchTable, "chat_id"),  # first: its count is the number of matches moved
+    (MatchTable, "active_chat_id"),
+    (MatchTable, "table_chat_id"),
+    (SeatTable, "turn_chat_id"),
+    (ResultTable, "chat_id"),
+    (ConfirmationTable, "chat_id"),
+)
+"""Every column holding a group's chat id (a supergroup upgrade changes them in place)."""
+
+
+class PeopleStore(StoreBase):
+    """People and groups: users, their languages, group settings, questions asked, erasure,
+    supergroup upgrades."""
+
+    def ask(self, chat_id: int, user_id: int, kind: str, match_id: int | None = None) -> int:
+        """Record a yes/no question asked ``user_id`` in ``chat_id``; its id (for the buttons)."""
+        with self._core(write=True, touches=NOTHING) as db:
+            done = db.execute(
+                insert(ConfirmationTable).values(
+                    chat_id=chat_id, user_id=user_id, kind=kind, match_id=match_id,
+                    created_at=_now(),
+                )
+            )  # fmt: skip
+            key = done.inserted_primary_key
+            assert key is not None
+            return int(key[0])
+
+    def confirmation(self, confirmation_id: int) -> Confirmation | None:
+        """The question, answered or not; None if there is no such question."""
+        with self._session() as s:
+            row = s.get(ConfirmationTable, confirmation_id)
+            return None if row is None else _confirmation(row)
+
+    def answer(self, confirmation_id: int) -> bool:
+        """Mark the question answered; False if it was answered already (or never asked), so
+        exactly one answer wins even when two come at once."""
+        with self._core(write=True, touches=NOTHING) as db:
+            done = db.execute(
+                update(ConfirmationTable)
+                .where(
+                    col(ConfirmationTable.id) == confirmation_id,
+                    col(ConfirmationTable.answered_at).is_(None),
+                )
+                .values(answered_at=_now())
+            )
+            return done.rowcount == 1
+
+    def upsert_user(self, user_id: int, name: str, language_code: str | None = None) -> UserRecord:
+        """Record a user the bot met (display name, Telegram's language code); keeps the choice
+        of language made with :meth:`set_user_language`."""
+
+        def attempt() -> UserRecord:
+            with self._session(write=True, touches=(USER, user_id)) as s:
+                row = s.get(UserTable, user_id)
+                if row is None:
+                    row = UserTable(user_id=user_id, name="", updated_at=_now())
+                    s.add(row)
+                row.name = _name(name)
+                row.language_code = language_code
+                row.updated_at = _now()
+                s.flush()
+                record = _user_record(row)
+            self._kept.keep(USER, user_id, record)
+            return record
+
+        return self._retrying(attempt)
+
+    def get_user(self, user_id: int) -> UserRecord | None:
+        """The user, or None if the bot never recorded them."""
+        kept = self._kept.user(user_id)
+        if kept is not None:
+            return None if isinstance(kept, Absent) else kept
+        with self._session() as s:
+            row = s.get(UserTable, user_id)
+            record = None if row is None else _user_record(row)
+        self._kept.keep(USER, user_id, ABSENT if record is None else record)
+        return record
+
+    def _change_row(
+        self, table: type[_Row], key: int, fresh: Callable[[], _Row], change: Callable[[_Row], None]
+    ) -> None:
+        """Apply ``change`` to a user's or chat's row, creating it with ``fresh`` if missing."""
+
+        touched = (USER if table is UserTable else CHAT, key)
+
+        def attempt() -> None:
+            with self._session(write=True, touches=touched) as s:
+                row = s.get(table, key)
+                if row is None:
+                    row = fresh()
+                    s.add(row)
+                change(row)
+                row.updated_at = _now()
+
+        self._retrying(attempt)
+
+    def _change_user(self, user_id: int, change: Callable[[UserTable], None]) -> None:
+        """Apply ``change`` to the user's row (created if the bot never met the user)."""
+        self._change_row(
+            UserTable,
+            user_id,
+            lambda: UserTable(user_id=user_id, name="", updated_at=_now()),
+            change,
+        )
+
+    def set_user_language(self, user_id: int, language: str | None) -> None:
+        """The language the user chose (None: back to Telegram's language code)."""
+
+        def change(row: UserTable) -> None:
+            row.language = language
+
+        self._change_user(user_id, change)
+
+    def set_private_chat(self, user_id: int, open_: bool) -> None:
+        """Whether the user has opened the private chat with the bot (``/start``)."""
+
+        def change(row: UserTable) -> None:
+            row.private_chat = open_
+
+        self._change_user(user_id, change)
+
+    def has_private_chat(self, user_id: int) -> bool:
+        """Whether the bot may write to the user in private (they started the bot)."""
+        user = self.get_user(user_id)
+        return user is not None and user.private_chat
+
+    def chat_settings(self, chat_id: int) -> ChatSettings:
+        """A group's language and default options per game (empty settings if none were set)."""
+        kept = self._kept.chat(chat_id)
+        if kept is not None:
+            return kept
+        with self._session() as s:
+            row = s.get(ChatTable, chat_id)
+            settings = (
+                ChatSettings(chat_id, None, {})
+                if row is None
+                else ChatSettings(chat_id, row.language, json.loads(row.default_options), row.title)
+            )
+        self._kept.keep(CHAT, chat_id, settings)
+        return self._kept.chat(chat_id) or settings
+
+    def _change_chat(self, chat_id: int, change: Callable[[ChatTable], None]) -> None:
+        """Apply ``change`` to the group's settings row (created with empty settings)."""
+        self._change_row(
+            ChatTable,
+            chat_id,
+            lambda: ChatTable(chat_id=chat_id, default_options="{}", updated_at=_now()),
+            change,
+        )
+
+    def set_chat_title(self, chat_id: int, title: str | None) -> None:
+        """Remember a group's title (hands in private are labelled with it)."""
+
+        def change(row: ChatTable) -> None:
+            row.title = None if title is None else title[:255]
+
+        self._change_chat(chat_id, change)
+
+    def set_chat_language(self, chat_id: int, language: str | None) -> None:
+        """The group's language (None: not chosen)."""
+
+        def change(row: ChatTable) -> None:
+            row.language = language
+
+        self._change_chat(chat_id, change)
+
+    def set_chat_default_options(
+        self, chat_id: int, game: str, options: dict[str, Any] | None
+    ) -> None:
+        """The options new matches of ``game`` start with in this group (None: the defaults)."""
+        _check_game(game)
+
+        def change(row: ChatTable) -> None:
+            defaults = json.loads(row.default_options)
+            if options is None:
+                defaults.pop(game, None)
+            else:
+                defaults[game] = options
+            row.default_options = _dump(defaults)
+
+        self._change_chat(chat_id, change)
+
+    def migrate_chat(self, old_id: int, new_id: int) -> int:
+        """A group became a supergroup: move its matches, settings and results to ``new_id``.
+
+        Done in place (same match ids, logs and snapshots). Settings already made in the new
+        chat win over the old ones. Raises :class:`ChatBusy` (nothing changed) if both chats
+        have an active match. Running it again is harmless. Returns the number of matches moved.
+        """
+        if old_id == new_id:
+            return 0
+        with self._session(write=True) as s:
+            old_active = self._active_row(s, old_id)
+            new_active = self._active_row(s, new_id)
+            if old_active is not None and new_active is not None:
+                assert new_active.id is not None
+                raise ChatBusy(self.database, new_id, new_active.id)
+            old_chat = s.get(ChatTable, old_id)
+            if old_chat is not None:
+                new_chat = s.get(ChatTable, new_id)
+                if new_chat is None:
+                    new_chat = ChatTable(chat_id=new_id, default_options="{}", updated_at=_now())
+                    s.add(new_chat)
+                new_chat.language = new_chat.language or old_chat.language
+                merged = json.loads(old_chat.default_options) | json.loads(new_chat.default_options)
+                new_chat.default_options = _dump(merged)
+                new_chat.updated_at = _now()
+                s.delete(old_chat)
+                s.flush()
+            counts = [
+                s.exec(
+                    update(table)
+                    .where(col(getattr(table, column)) == old_id)
+                    .values({column: new_id})
+                    .execution_options(synchronize_session=False)
+                ).rowcount
+                for table, column in _CHAT_COLUMNS
+            ]
+            return counts[0]
+
+    def delete_user_data(self, user_id: int) -> list[int]:
+        """Erase a person: profile, language, results. They leave every lobby (one they host
+        passes to the next seated person, or is cancelled when no person is left); their seats
+        in running and past matches become :data:`ANONYMOUS`, and a match they host passes to
+        the next seated person (None: nobody). The ids of the lobbies changed.
+
+        Match logs keep their moves (they name seats, not people), so replays still work.
+        """
+        with self._session(write=True) as s:
+            lobbies = self._leave_lobbies(s, user_id)
+            s.exec(delete(ResultTable).where(col(ResultTable.user_id) == user_id))
+            s.exec(delete(ConfirmationTable).where(col(ConfirmationTable.user_id) == user_id))
+            s.exec(delete(UserTable).where(col(UserTable.user_id) == user_id))
+            s.exec(delete(ChatTable).where(col(ChatTable.chat_id) == user_id))
+            next_host = (
+                sa_select(col(SeatTable.user_id))
+                .where(
+                    col(SeatTable.match_id) == col(MatchTable.id),
+                    col(SeatTable.user_id).is_not(None),
+                    col(SeatTable.user_id) != user_id,
+                )
+                .order_by(col(SeatTable.seat))
+                .limit(1)
+                .scalar_subquery()
+            )
+            s.exec(
+                update(MatchTable)
+                .where(col(MatchTable.creator_id) == user_id)
+                .values(creator_id=next_host)
+                .execution_options(synchronize_session=False)
+            )
+            s.exec(
+                update(SeatTable)
+                .where(col(SeatTable.user_id) == user_id)
+                .values(
+                    user_id=None,
+                    name=ANONYMOUS,
+                    hand_message_id=None,
+                    turn_chat_id=None,
+                    turn_message_id=None,
+                )
+                .execution_options(synchronize_session=False)
+            )
+            s.exec(
+                update(MatchTable)
+                .where(col(MatchTable.table_chat_id) == user_id)
+                .values(table_chat_id=None, table_message_id=None)
+                .execution_options(synchronize_session=False)
+            )
+        return lobbies
+
+    def _leave_lobbies(self, s: Session, user_id: int) -> list[int]:
+        """An erased person leaves every lobby they sit at or host (:meth:`delete_user_data`);
+        the ids of those lobbies."""
+        seated = sa_select(col(SeatTable.match_id)).where(col(SeatTable.user_id) == user_id)
+        query = select(MatchTable.id).where(
+            col(MatchTable.status) == LOBBY,
+            (col(MatchTable.creator_id) == user_id) | col(MatchTable.id).in_(seated),
+        )
+        lobbies = sorted(match_id for match_id in s.exec(query).all() if match_id is not None)
+        for match_id in lobbies:
+            row = self._lock(s, match_id)
+            seats = self._seats(s, match_id)
+            kept = [seat for seat in seats if seat.user_id != user_id]
+            if row.creator_id == user_id:
+                gone = [seat.seat for seat in seats if seat.user_id == user_id]
+                people = any(seat.user_id is not None for seat in kept)
+                row.creator_id = _next_host(kept, gone[0] if gone else -1, 0) if people else None
+            self._reseat(s, row, seats, kept)
+            if row.creator_id is None:  # nobody left who could start it
+                self._end(s, row, STOPPED)
+        return lobbies

@@ -1,0 +1,105 @@
+"""The store's results: each finished match's, the rankings and a person's statistics."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from sqlalchemy import case, func
+from sqlalchemy import select as sa_select
+from sqlmodel import col
+
+from storage.base import StoreBase
+from storage.kept import NOTHING
+from storage.models import ResultTable, UserTable
+from storage.records import GameStats, LeaderboardEntry, PlayerResult
+
+
+class ResultStore(StoreBase):
+    """Results of finished matches, the groups' rankings and each person's statistics."""
+
+    def record_results(self, match_id: int, rows: Iterable[PlayerResult]) -> bool:
+        """Store each seat's result of a finished match, once: False if already stored.
+
+        Only a finished match has results (a stopped one counts for nobody, docs/rules.md S40-13.3):
+        :class:`WrongStatus` otherwise. ``commit_move(..., status=FINISHED, results=rows)``
+        stores them with the last move.
+        """
+        with self._core(write=True, touches=NOTHING) as db:
+            return self._insert_results(db, match_id, rows)
+
+    def leaderboard(self, chat_id: int, game: str) -> list[LeaderboardEntry]:
+        """The group's ranking for a game: people first, then computer players, each ranked by
+        total MP, then VP (docs/rules.md S40-13.3). Entries carry matches played and won."""
+        r = ResultTable
+        computer_name = case((col(r.user_id).is_(None), col(r.name)), else_="")
+        won = func.sum(case((col(r.won), 1), else_=0))
+        query = (
+            sa_select(
+                col(r.computer),
+                col(r.user_id),
+                col(UserTable.name),
+                func.max(r.name),
+                func.count(),
+                won,
+                func.sum(r.mp),
+                func.sum(r.vp),
+                func.sum(r.hands_won),
+            )
+            .outerjoin(UserTable, col(UserTable.user_id) == col(r.user_id))
+            .where(col(r.chat_id) == chat_id, col(r.game) == game)
+            .group_by(col(r.computer), col(r.user_id), col(UserTable.name), computer_name)
+        )
+        with self._session() as s:
+            # Nine columns: SQLAlchemy's row typing stops short of that, so the row is Any.
+            rows: Sequence[Any] = s.connection().execute(query).all()
+        entries = [
+            LeaderboardEntry(
+                rank=0,
+                user_id=user_id,
+                name=user_name or result_name,
+                computer=bool(computer),
+                matches=int(matches),
+                won=int(wins),
+                mp=int(mp),
+                vp=int(vp),
+                hands_won=int(hands),
+            )
+            for computer, user_id, user_name, result_name, matches, wins, mp, vp, hands in rows
+        ]
+        ranked: list[LeaderboardEntry] = []
+        for kind in (False, True):
+            group = sorted(
+                (e for e in entries if e.computer == kind),
+                key=lambda e: (-e.mp, -e.vp, -e.won, e.name, e.user_id or 0),
+            )
+            for position, entry in enumerate(group, start=1):
+                previous = ranked[-1] if position > 1 else None
+                tie = previous is not None and (previous.mp, previous.vp) == (entry.mp, entry.vp)
+                rank = previous.rank if tie and previous is not None else position
+                ranked.append(replace(entry, rank=rank))
+        return ranked
+
+    def user_stats(self, user_id: int) -> list[GameStats]:
+        """A person's figures per game across every group (games they never played left out)."""
+        r = ResultTable
+        query = (
+            sa_select(
+                col(r.game),
+                func.count(),
+                func.sum(case((col(r.won), 1), else_=0)),
+                func.sum(r.mp),
+                func.sum(r.vp),
+                func.sum(r.hands_won),
+            )
+            .where(col(r.user_id) == user_id, col(r.computer).is_(False))
+            .group_by(col(r.game))
+            .order_by(col(r.game))
+        )
+        with self._session() as s:
+            rows: Sequence[Any] = s.connection().execute(query).all()
+        return [
+            GameStats(game, int(matches), int(wins), int(mp), int(vp), int(hands))
+            for game, matches, wins, mp, vp, hands in rows
+        ]
