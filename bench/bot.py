@@ -35,175 +35,30 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.players import (
+    GROUP_BASE,
+    USER_BASE,
+    Load,
+    add_people,
+    buttons_of,
+    ms,
+    seed_matches,
+    store_match,
+)
 from bot.app import build_application
-from bot.matches import Matches
 from bot.render.cards import card as pretty
 from bot.service import Tavolo
-from engine.scala40 import Options, new_match
+from engine.scala40 import new_match
 from storage import Store
-from testkit.fake_telegram import ApiCall, CallbackRecord, FakeMessage, FakeTelegramServer
+from testkit.fake_telegram import ApiCall, FakeMessage, FakeTelegramServer
 from testkit.s40_helpers import position
 
-GROUP_BASE, USER_BASE = -2_000_000, 3_000_000
 SPAM_GROUP, SPAMMER = -1_900_000, 2_900_000
 TAP_GROUP, TAPPER, TAP_PARTNER = -1_800_000, 2_800_000, 2_800_001
 TAP_HANDS = ("3C 4C 5C 6C 7C 8C 2S 9D KH QS 5H 2D 5D", "10S JS QS KS JK 6H 7H 8C 2H 3S QD QC 9H")
 TAP_RUN = ("3C", "4C", "5C", "6C", "7C", "8C")
 LOBBY_GROUP, HOST = -1_700_000, 2_700_000
-TURN_MARK = "👉"
-"""What a hand shows on its player's turn."""
 MESSAGE_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage")
-
-
-def _percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
-
-
-def _ms(samples: list[float], p90: bool = False) -> str:
-    middle = f"p90 {_percentile(samples, 0.9) * 1000:.0f} ms, " if p90 else ""
-    return (
-        f"p50 {_percentile(samples, 0.5) * 1000:.0f} ms, {middle}"
-        f"p99 {_percentile(samples, 0.99) * 1000:.0f} ms, "
-        f"max {max(samples, default=float('nan')) * 1000:.0f} ms"
-    )
-
-
-def _buttons(message: FakeMessage | None) -> dict[str, str]:
-    markup = (message.reply_markup if message else None) or {}
-    return {
-        b["text"]: b.get("callback_data", "")
-        for row in markup.get("inline_keyboard", [])
-        for b in row
-    }
-
-
-def _my_turn(message: FakeMessage) -> bool:
-    return TURN_MARK in (message.text or "")
-
-
-def _store_match(store: Store, group: int, users: list[int], state_json: str, title: str) -> int:
-    """A started two-player Scala 40 match in ``group``, stored as the bot stores one."""
-    for user in users:
-        store.upsert_user(user, f"P{user}", "en")
-        store.set_private_chat(user, True)
-    store.set_chat_title(group, title)
-    record = store.create_match(group, "scala40", Options().to_dict(), users[0], "A", seed=group)
-    record = store.add_seat(record.id, users[1], "B")
-    store.start_match(record.id, state_json, record.version)
-    return record.id
-
-
-class Load:
-    """Simulated players at a person's pace, and what they measure."""
-
-    def __init__(self, server: FakeTelegramServer, store: Store, seed: int) -> None:
-        self.server, self.store = server, store
-        self.rng = random.Random(seed)
-        self.presses: list[CallbackRecord] = []
-        self.table_lag: list[float] = []
-        self.table_lag_in: dict[int, list[float]] = collections.defaultdict(list)
-        """The same, per group."""
-        self.tables_unseen = 0
-        self.moves = 0
-        self.moves_in: collections.Counter[int] = collections.Counter()
-        """Moves per group."""
-        self._watchers: set[asyncio.Task[None]] = set()
-        self.matches = Matches(store)  # the engines, read once per version
-
-    async def play(self, match_id: int, group: int, deadline: float) -> None:
-        """Press the player to move's buttons until ``deadline`` (or the match ends)."""
-        await asyncio.sleep(self.rng.uniform(0, 2))
-        while time.perf_counter() < deadline:
-            record = self.store.get_match(match_id)
-            seat = self.matches.engine(record).to_play
-            if seat is None or record.status != "playing":
-                return
-            user = record.seats[seat].user_id or 0
-            message = self.server.message(user, record.seats[seat].hand_message_id or 0)
-            if message is None:
-                await asyncio.sleep(0.2)
-                continue
-            if not _my_turn(message):  # like a person: act once the hand says so
-                with contextlib.suppress(AssertionError):
-                    await self.server.wait_for(functools.partial(_my_turn, message), timeout=30)
-                continue
-            if await self._step(match_id, group, user, message):
-                self.moves_in[group] += 1  # this group's move (others move meanwhile)
-            await asyncio.sleep(self.rng.uniform(1.0, 2.0))
-
-    async def _step(self, match_id: int, group: int, user: int, message: FakeMessage) -> bool:
-        """One press of the player to move; whether it made a move."""
-        buttons = _buttons(message)
-        draw = next((d for t, d in buttons.items() if t.startswith("🂠")), None)
-        discard = next((t for t in buttons if t.startswith("🗑")), None)
-        selected = [d for t, d in buttons.items() if ":t:" in d and t.startswith("✓")]
-        if draw:
-            return (await self._press(user, message, draw, move=match_id))[1]
-        if discard:
-            answer, moved = await self._press(user, message, buttons[discard], move=match_id)
-            if moved:
-                card = discard.split()[-1]
-                name = self.store.get_match(match_id).seats[0].name
-                self._watch_table(match_id, group, card, name)
-                return True
-            if answer.get("text") is not None:  # a refused discard: pick another card
-                await self._press(user, message, selected[0])
-        elif selected:
-            await self._press(user, message, selected[0])
-        else:
-            cards = [d for t, d in buttons.items() if ":t:" in d and not t.startswith("⤴")]
-            await self._press(user, message, self.rng.choice(cards))
-        return False
-
-    async def _press(
-        self, user: int, message: FakeMessage, data: str, move: int | None = None
-    ) -> tuple[dict[str, Any], bool]:
-        """Press a button; ``move``: the match whose move it makes (counted once stored: a
-        draw's answer names the card drawn). The answer, and whether the move was made."""
-        before = (message.text, message.reply_markup)
-        made = len(self.store.moves(move)) if move is not None else 0
-        press = self.server.user(user).press(user, message.message_id, data, force=True)
-        self.presses.append(press.record)
-        answer: dict[str, Any] = await press.answered(timeout=60)
-        moved = move is not None and len(self.store.moves(move)) > made
-        if moved:
-            self.moves += 1
-        if moved or answer.get("text") is None:  # like a person, look again once it shows
-            with contextlib.suppress(AssertionError):
-                await self.server.wait_for(
-                    lambda: (message.text, message.reply_markup) != before, timeout=30
-                )
-        return answer, moved
-
-    def _watch_table(self, match_id: int, group: int, card: str, name: str) -> None:
-        since = time.perf_counter()
-        table_id = [self.store.get_match(match_id).table_message_id or 0]
-
-        def shown() -> bool:
-            table = self.server.message(group, table_id[0])
-            if table is not None and table.deleted:  # posted again below the commands
-                table_id[0] = self.store.get_match(match_id).table_message_id or 0
-                table = self.server.message(group, table_id[0])
-            return table is not None and f"scarta {card}" in (table.text or "")
-
-        async def watch() -> None:
-            try:
-                await self.server.wait_for(shown, timeout=60)
-            except AssertionError:
-                self.tables_unseen += 1
-                return
-            self.table_lag.append(time.perf_counter() - since)
-            self.table_lag_in[group].append(self.table_lag[-1])
-
-        task = asyncio.create_task(watch())
-        self._watchers.add(task)
-        task.add_done_callback(self._watchers.discard)
-
-    async def finish(self) -> None:
-        """Wait for the table watchers still running."""
-        if self._watchers:
-            await asyncio.gather(*self._watchers)
 
 
 def _changes(message: FakeMessage) -> Callable[[], bool]:
@@ -234,7 +89,7 @@ async def lobby(server: FakeTelegramServer, deadline: float) -> list[float]:
     assert message is not None
     while time.perf_counter() < deadline:
         for label in ("⚙️", "1", "1", "⬅️"):
-            buttons = list(_buttons(message).items())
+            buttons = list(buttons_of(message).items())
             if label == "1":  # the first option's next value
                 data = buttons[0][1]
             else:
@@ -292,14 +147,14 @@ async def taps(server: FakeTelegramServer, service: Tavolo, match_id: int, trial
     user = server.user(TAPPER)
 
     def keyboard(test: Callable[[dict[str, str]], bool]) -> Callable[[], bool]:
-        return lambda: test(_buttons(message))
+        return lambda: test(buttons_of(message))
 
     for _ in range(trials):
         mark = server.mark()
         for card in TAP_RUN:
-            user.press(TAPPER, message.message_id, _buttons(message)[pretty(card)], force=True)
+            user.press(TAPPER, message.message_id, buttons_of(message)[pretty(card)], force=True)
             await asyncio.sleep(2 / 6)
-        stage = next(d for t, d in _buttons(message).items() if t.startswith("➕"))
+        stage = next(d for t, d in buttons_of(message).items() if t.startswith("➕"))
         pressed = time.perf_counter()
         user.press(TAPPER, message.message_id, stage, force=True)
         staged = keyboard(  # off turn: the meld staged, "↩️ Riprendi" offered, none selected
@@ -314,12 +169,12 @@ async def taps(server: FakeTelegramServer, service: Tavolo, match_id: int, trial
                 if c.seq > mark and c.params.get("chat_id") == TAPPER
             )
         )
-        back = next(d for t, d in _buttons(message).items() if t.startswith("↩️"))
+        back = next(d for t, d in buttons_of(message).items() if t.startswith("↩️"))
         user.press(TAPPER, message.message_id, back, force=True)
         await server.wait_for(keyboard(lambda b: not any(t.startswith("↩️") for t in b)))
         await asyncio.sleep(3)  # the chat's budget fills up again
     print(
-        f"taps: 6 cards in 2 s then ➕, {trials} times: ➕ -> final keyboard {_ms(latencies)}; "
+        f"taps: 6 cards in 2 s then ➕, {trials} times: ➕ -> final keyboard {ms(latencies)}; "
         f"edits of the hand per burst: mean {statistics.mean(edits):.1f}, max {max(edits)}"
     )
 
@@ -334,12 +189,12 @@ async def run(
         server = FakeTelegramServer()
         await server.start()
         store = Store.open(f"sqlite:///{database}", exclusive=True)
-        seeded = _seed(server, store, matches)
-        _store_match(
+        seeded = seed_matches(server, store, matches)
+        store_match(
             store, SPAM_GROUP, [SPAMMER, SPAMMER + 1], new_match(2, seed=99).to_json(), "Spam"
         )
         tap_state = position(list(TAP_HANDS), discard="KD", stock_top="AC AD", to_play=1)
-        tap_match = _store_match(
+        tap_match = store_match(
             store, TAP_GROUP, [TAPPER, TAP_PARTNER], tap_state.to_json(), "Taps"
         )
         for group, users in (
@@ -347,7 +202,7 @@ async def run(
             (TAP_GROUP, [TAPPER, TAP_PARTNER]),
             (LOBBY_GROUP, [HOST]),
         ):
-            _people(server, group, users)
+            add_people(server, group, users)
         server.pop_updates()
         application: Any = build_application(server.token, store, server.base_url)
         try:
@@ -373,10 +228,10 @@ async def run(
                 calls = [c for c in server.calls if c.seq > mark]
                 quiet = {g for _, g in seeded[asking:]}
                 _report(server, load, calls, matches, seconds, commands, quiet)
-                print(f"lobby tap -> the lobby shows it: {_ms(taps_shown, p90=True)}")
+                print(f"lobby tap -> the lobby shows it: {ms(taps_shown, p90=True)}")
                 print(
                     f"/punti -> its reply, in {asking} groups with a running match: "
-                    f"{_ms(replies, p90=True)} ({len(replies)} commands)"
+                    f"{ms(replies, p90=True)} ({len(replies)} commands)"
                 )
                 await taps(server, service, tap_match, trials)
                 await service.drain()
@@ -385,22 +240,6 @@ async def run(
             await server.stop()
         refused = len(server.flood_refusals)
         print(f"requests refused by the flood limits (429), in all: {refused}")
-
-
-def _people(server: FakeTelegramServer, group: int, users: list[int]) -> None:
-    for user in users:
-        server.add_user(user, f"P{user}", language_code="en").start_private()
-    server.add_group(group, f"G{group}", members=users)
-
-
-def _seed(server: FakeTelegramServer, store: Store, matches: int) -> list[tuple[int, int]]:
-    seeded = []
-    for n in range(matches):
-        group, users = GROUP_BASE - n, [USER_BASE + 2 * n, USER_BASE + 2 * n + 1]
-        state = new_match(players=2, seed=n).to_json()
-        seeded.append((_store_match(store, group, users, state, f"G{n}"), group))
-        _people(server, group, users)
-    return seeded
 
 
 def _kind(call: ApiCall) -> str:
@@ -441,15 +280,15 @@ def _report(
     )
     print(f"requests refused by the flood limits (429): {len(server.flood_refusals)}")
     print(
-        f"presses {len(load.presses)}, moves {load.moves}; press -> answer {_ms(latencies)}; "
+        f"presses {len(load.presses)}, moves {load.moves}; press -> answer {ms(latencies)}; "
         f"answered late or never: {late}"
     )
     print(
-        f"move -> table edit {_ms(load.table_lag)} ({len(load.table_lag)} discards; "
+        f"move -> table edit {ms(load.table_lag)} ({len(load.table_lag)} discards; "
         f"not shown within 60 s: {load.tables_unseen})"
     )
     quiet_lag = [lag for g in quiet for lag in load.table_lag_in[g]]
-    print(f"  in the {len(quiet)} groups without commands: {_ms(quiet_lag)}")
+    print(f"  in the {len(quiet)} groups without commands: {ms(quiet_lag)}")
     if moves:
         everywhere = [
             c

@@ -18,7 +18,7 @@ import platform
 import signal
 import time
 
-from bench.bot import Load, _ms, _seed
+from bench.players import Load, ms, seed_matches
 from storage import Store
 from testkit.dispatcher import Dispatcher, free_ports, listening, start_instances
 from testkit.fake_telegram import FakeTelegramServer
@@ -30,7 +30,7 @@ async def measure(count: int, url: str, matches: int, seconds: float, seed: int)
     server = FakeTelegramServer()
     await server.start()
     store = Store.open(url)
-    seeded = _seed(server, store, matches)
+    seeded = seed_matches(server, store, matches)
     server.pop_updates()
     dispatcher = Dispatcher(free_ports(count))
     await dispatcher.start()
@@ -68,7 +68,7 @@ async def measure(count: int, url: str, matches: int, seconds: float, seed: int)
     latencies = [r.latency for r in load.presses if r.latency is not None]
     return (
         f"{count} instance{'s' if count > 1 else ''}: presses {len(load.presses)}, "
-        f"moves {load.moves} ({load.moves / elapsed:.1f}/s); press -> answer {_ms(latencies)}; "
+        f"moves {load.moves} ({load.moves / elapsed:.1f}/s); press -> answer {ms(latencies)}; "
         f"refused (429): {len(server.flood_refusals)}"
     )
 
