@@ -16,6 +16,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 
 from telegram import Bot, InlineKeyboardMarkup
@@ -34,6 +35,7 @@ from bot.moves import Moves
 from bot.options_ui import rules_lines
 from bot.people import People
 from bot.questions import Questions
+from bot.rankings import leaderboard_text, stats_text
 from bot.render.table import names_list, side_name
 from bot.shows import Shows
 from bot.timers import Scheduler, TurnTimers, utc_now
@@ -41,9 +43,40 @@ from bot.work import DueWork
 from engine import fairness
 from engine.cards import secure_seed
 from engine.games import GameMatch
-from storage import DatabaseUnavailable, MatchRecord, Store
+from storage import (
+    ChatBusy,
+    Conflict,
+    DatabaseUnavailable,
+    MatchNotFound,
+    MatchRecord,
+    SeatError,
+    StaleVersion,
+    Store,
+    WrongStatus,
+)
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """A button pressed, as a front end reports it: what (``data``, decoded), who (the user's
+    id, display name and language), where (the chat, and the message with the text it showed,
+    when known)."""
+
+    data: callbacks.Callback
+    user_id: int
+    name: str
+    lang: str
+    chat_id: int
+    message_id: int | None = None
+    shown: str | None = None
+
+
+def says_it_all(error: BaseException) -> bool:
+    """Whether a failure's message says all there is to log (the database cannot work now:
+    a full disk, a read-only file), so no traceback is needed."""
+    return isinstance(error, DatabaseUnavailable)
 
 
 class Tavolo:
@@ -117,6 +150,31 @@ class Tavolo:
         await self.outbox.close(grace)
 
     # --- presses -------------------------------------------------------------------------------
+
+    async def press(self, pressed: Pressed) -> Answer:
+        """A button, to the part of the bot its kind belongs to. A press that lost a race
+        (another instance, or a second press, changed the match first) did nothing and is
+        answered as stale; one on a match another instance holds, as busy."""
+        try:
+            return await self._dispatch(pressed)
+        except (StaleVersion, WrongStatus, SeatError, Conflict, MatchNotFound, ChatBusy):
+            return Answer(t(pressed.lang, "ans.stale"))
+        except MatchHeld:
+            return Answer(t(pressed.lang, "ans.busy"))
+
+    async def _dispatch(self, pressed: Pressed) -> Answer:
+        data, user_id, chat_id = pressed.data, pressed.user_id, pressed.chat_id
+        if data.kind == "h":
+            return await self.hand_press(data, user_id, pressed.lang)
+        if data.kind == "l":
+            return await self.lobby_press(data, user_id, pressed.name, chat_id)
+        if data.kind == "k":
+            return await self.confirm_press(
+                data, user_id, chat_id, pressed.message_id, pressed.shown
+            )
+        if data.kind == "g":
+            return await self.languages.choose(chat_id, user_id, data.op, pressed.message_id)
+        return await self.rematch(data.match_id, user_id, chat_id)
 
     async def hand_press(self, data: callbacks.Callback, user_id: int, lang: str) -> Answer:
         """A press on a private hand (``lang``: the presser's language)."""
@@ -220,13 +278,29 @@ class Tavolo:
         (:meth:`bot.questions.Questions.refuse`)."""
         self.questions.refuse(chat_id, user_id, key, reply_to)
 
-    def new_lobby(
-        self, chat_id: int, user_id: int, name: str, game_name: str, private_ok: bool
-    ) -> MatchRecord:
-        """Open a lobby (the caller checked there is no active match); a group that never chose
-        a language speaks its host's."""
+    def new_game(self, chat_id: int, user_id: int, name: str, game_name: str, asked: int) -> None:
+        """``/newgame``: open a lobby, whose host sits at once when the bot can write to them
+        (a group that never chose a language speaks its host's); where a match is already
+        set up or running, point at it (``asked``: the command's message)."""
+        running = self.store.active_match_in_chat(chat_id)
+        if running is not None:
+            self.point_at(running, asked)
+            return
         self.languages.adopt(chat_id, user_id)
-        return self.lobby.open(chat_id, user_id, name, game_name, private_ok)
+        self.lobby.open(chat_id, user_id, name, game_name, self.store.has_private_chat(user_id))
+
+    def private_chat_opened(self, user_id: int) -> None:
+        """The person wrote to the bot in private: the bot may write to them there."""
+        self.store.set_private_chat(user_id, True)
+
+    def rankings_text(self, chat_id: int, games: list[str], lang: str) -> str:
+        """``/rankings``: the group's ranking of each game."""
+        texts = [leaderboard_text(self.store.leaderboard(chat_id, g), g, lang) for g in games]
+        return "\n\n".join(texts)
+
+    def stats_text(self, user_id: int, lang: str) -> str:
+        """``/stats``: the person's own figures across groups."""
+        return stats_text(self.store.user_stats(user_id), lang)
 
     async def join_from_link(self, match_id: int, user_id: int, name: str) -> str | None:
         """``/start j<match>``: sit the user at that lobby; the answer's catalog key."""

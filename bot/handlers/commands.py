@@ -10,7 +10,6 @@ from telegram.ext import ContextTypes
 from bot.callbacks import MAX_ID
 from bot.handlers.common import display_name, is_admin, is_group, remember, reply, tavolo
 from bot.i18n import LANGUAGES, t
-from bot.rankings import leaderboard_text, stats_text
 from engine.games import GAMES, by_word
 
 
@@ -23,19 +22,13 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     remember(update, context)
     service = tavolo(context)
     if not is_group(chat):
-        service.store.set_private_chat(user.id, True)
+        service.private_chat_opened(user.id)
     lang = service.people.reply_lang(chat.id, user.id, user.language_code)
     spec = by_word(context.args[0]) if context.args else next(iter(GAMES.values()))
     if spec is None:
         reply(update, context, t(lang, "cmd.bad_game"))
         return
-    running = service.store.active_match_in_chat(chat.id)
-    if running is not None:
-        service.point_at(running, message.message_id)
-        return
-    service.new_lobby(
-        chat.id, user.id, display_name(user), spec.name, service.store.has_private_chat(user.id)
-    )
+    service.new_game(chat.id, user.id, display_name(user), spec.name, message.message_id)
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -50,7 +43,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if is_group(chat):
         service.guide.greet_group(chat.id, lang, message.message_id)
         return
-    service.store.set_private_chat(user.id, True)
+    service.private_chat_opened(user.id)
     payload = (context.args or [""])[0]
     joining = re.fullmatch(r"j[0-9]{1,10}", payload) is not None and int(payload[1:]) <= MAX_ID
     joined = joining and await service.join_from_link(int(payload[1:]), user.id, display_name(user))
@@ -145,7 +138,7 @@ async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     service = tavolo(context)
     if not is_group(chat):  # typed in a group, it proves nothing about the private chat
-        service.store.set_private_chat(user.id, True)
+        service.private_chat_opened(user.id)
     count = service.resend_hands(user.id)
     if is_group(chat):  # the reply is read by the group (one that never chose: the asker)
         lang = service.people.reply_lang(chat.id, user.id, user.language_code)
@@ -199,11 +192,7 @@ async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     lang = service.group_lang(chat.id)
     wanted = [spec.name for spec in map(by_word, context.args or []) if spec is not None]
-    texts = [
-        leaderboard_text(service.store.leaderboard(chat.id, game), game, lang)
-        for game in (wanted or list(GAMES))
-    ]
-    reply(update, context, "\n\n".join(texts))
+    reply(update, context, service.rankings_text(chat.id, wanted or list(GAMES), lang))
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -213,7 +202,7 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     service = tavolo(context)
     lang = service.user_lang(user.id, user.language_code)
-    reply(update, context, stats_text(service.store.user_stats(user.id), lang))
+    reply(update, context, service.stats_text(user.id, lang))
 
 
 async def delete_my_data(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -15,7 +15,7 @@ from telegram.ext import ContextTypes
 
 from bot.handlers.common import is_group, tavolo
 from bot.i18n import language_for, t
-from storage import DatabaseUnavailable
+from bot.service import says_it_all
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Log the failure with the update; apologise to the user who pressed or typed."""
     error = context.error
-    if isinstance(error, DatabaseUnavailable):
+    if error is not None and says_it_all(error):
         log.error("update %s failed: %s", getattr(update, "update_id", update), error)
     elif update is None and isinstance(error, TelegramError):
         log.error("polling Telegram for updates failed: %s", error)
