@@ -22,6 +22,7 @@ from bot.hand_ui import HandUI, cleared
 from bot.i18n import t
 from bot.matches import Matches, save_ui, seat_ui, ui_of
 from bot.shows import Shows
+from engine.actions import END
 from engine.errors import IllegalAction
 from engine.games import GameMatch
 from storage import KEEP, DatabaseUnavailable, Keep, MatchRecord, PlayerResult, StaleVersion
@@ -116,7 +117,7 @@ class Moves:
         for follower in self.followers:
             follower(record, match, bool(timing) or match.is_over)
         if nobody_left(record, match):  # S40-14.5, SC-6.4: computers play on for nobody
-            return await self.move(record, seat, "end", lang)
+            return await self.move(record, seat, END, lang)
         return Answer()
 
     async def _show_when_back(

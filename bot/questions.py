@@ -14,6 +14,7 @@ from bot.i18n import Html, html_lines, t
 from bot.matches import Matches
 from bot.moves import Moves
 from bot.people import People
+from engine.actions import ABANDON, STOP
 
 
 class Questions:
@@ -155,9 +156,9 @@ class Questions:
                 )
                 if not allowed:
                     return Answer(t(lang, "ans.only_creator_admin"))
-                await self.moves.move(record, seat or 0, "stop", lang)
+                await self.moves.move(record, seat or 0, STOP, lang)
                 return Answer(t(lang, "ans.stopped"))
             if kind == "abandon" and seat is not None:
-                await self.moves.move(record, seat, "abandon", lang)
+                await self.moves.move(record, seat, ABANDON, lang)
                 return Answer(t(lang, "ans.abandoned"))
         return Answer(t(lang, "ans.stale"))

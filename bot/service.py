@@ -41,6 +41,7 @@ from bot.shows import Shows
 from bot.timers import Scheduler, TurnTimers, utc_now
 from bot.work import DueWork
 from engine import fairness
+from engine.actions import ABANDON, STOP
 from engine.cards import secure_seed
 from engine.games import GameMatch
 from storage import (
@@ -414,7 +415,7 @@ class Tavolo:
                 return
             if record.status != "playing":
                 return
-            await self.moves.move(record, 0, "stop", self.group_lang(chat_id))
+            await self.moves.move(record, 0, STOP, self.group_lang(chat_id))
         if chat_id < 0:
             self._tell_removed(record)
 
@@ -448,7 +449,7 @@ class Tavolo:
             lang = self.group_lang(chat_id)
             text = t(lang, "cmd.player_left", name=isolated(record.seats[seat].name))
             self.outbox.send(chat_id, text, priority=Priority.NOTICE)
-            await self.moves.move(record, seat, "abandon", lang)
+            await self.moves.move(record, seat, ABANDON, lang)
 
     # --- starting and resuming ---------------------------------------------------------------
 

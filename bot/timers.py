@@ -20,6 +20,7 @@ from bot.matches import Matches, ui_of
 from bot.moves import Moves, reminder_at
 from bot.people import People
 from bot.work import DueWork
+from engine.actions import TIMEOUT
 from engine.games import GameMatch
 from storage import MatchRecord, Work
 
@@ -149,7 +150,7 @@ class TurnTimers:
             if seat is None:
                 return
             ui = ui_of(record.seats[seat])  # autoplay takes the staged melds back
-            await self.moves.move(record, seat, "timeout", "it", cleared(ui, keep_staged=False))
+            await self.moves.move(record, seat, TIMEOUT, "it", cleared(ui, keep_staged=False))
             self._tell_expired(self.store.get_match(match_id), seat)
 
     def _tell_expired(self, record: MatchRecord, seat: int) -> None:

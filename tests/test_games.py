@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import games
+from engine import actions, games
 from engine.errors import SnapshotError
 from engine.games import GAMES, by_word, game, load_match, new_match
 
@@ -74,3 +74,50 @@ def test_options_are_checked_against_the_players() -> None:
     with pytest.raises(ValueError):
         games.SCALA40.checked_options({"pairs": True}, 3)
     assert games.SCALA40.checked_options({"pairs": True}, 4)["pairs"] is True
+
+
+def _table(spec: games.GameSpec) -> games.GameMatch:
+    """A new match with three seats or more, so one can leave and the match go on."""
+    return new_match(spec.name, max(3, spec.seats[0]), 5, {})
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_every_game_is_stopped_by_the_core_word(spec: games.GameSpec) -> None:
+    """``stop`` ends the match at once, for nobody (engine/actions.py)."""
+    match = _table(spec)
+    match.play(actions.STOP, seat=0)
+    assert match.is_over and match.outcome is not None
+    assert match.outcome.stopped and match.outcome.winners == ()
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_every_game_plays_a_timeout_for_the_seat_to_play(spec: games.GameSpec) -> None:
+    match = _table(spec)
+    seat = match.to_play
+    assert seat is not None
+    match.play(actions.TIMEOUT, seat=seat)
+    assert not match.is_over and load_match(match.to_json()).to_json() == match.to_json()
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_every_game_lets_a_seat_abandon_then_ends_with_nobody_left(spec: games.GameSpec) -> None:
+    """``abandon`` takes a seat out for good; ``end`` ends a match no person is left in, and
+    whoever abandoned does not win."""
+    match = _table(spec)
+    match.play(actions.ABANDON, seat=1)
+    assert 1 in match.abandoned_seats and not match.is_over
+    match.play(actions.END, seat=match.to_play)
+    assert match.is_over and match.outcome is not None and not match.outcome.stopped
+    assert 1 not in match.outcome.winners
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_every_game_shows_what_the_bot_reads(spec: games.GameSpec) -> None:
+    """The view says each seat's side and each side's score (``/score``); the options have a
+    turn timer (``turn_seconds``, 0: none), which the bot keeps."""
+    match = _table(spec)
+    view = match.view(0)
+    assert len(view.sides) == match.players
+    assert len(view.scores) == len(set(view.sides))
+    assert isinstance(spec.default_options()["turn_seconds"], int)
+    assert set(actions.CORE) == {"stop", "abandon", "timeout", "end"}

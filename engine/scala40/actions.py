@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.actions import ABANDON, END, STOP, TIMEOUT
 from engine.errors import IllegalAction
 from engine.scala40.melds import face_text, parse_spec
 
-SIMPLE = ("draw", "abandon", "timeout", "clock", "stop", "end")
+SIMPLE = ("draw", ABANDON, TIMEOUT, "clock", STOP, END)
 CHOICES = {"cut": ("top", "middle", "bottom"), "rientro": ("yes", "no")}
 TURN_KINDS = ("draw", "discard", "open", "meld", "attach", "take", "swap")
 """Actions only the seat to play may take, in its turn."""

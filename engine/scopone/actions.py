@@ -17,15 +17,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.actions import ABANDON, END, STOP, TIMEOUT
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.scopone.deck import card_key, to_card
 
 PLAY = "play"
-ABANDON = "abandon"
-TIMEOUT = "timeout"
-STOP = "stop"
-END = "end"
 KINDS = (PLAY, ABANDON, TIMEOUT, STOP, END)
 TURN_KINDS = (PLAY, TIMEOUT)
 """Actions that only the seat to play may take."""

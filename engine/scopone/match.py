@@ -7,10 +7,11 @@
 
 from __future__ import annotations
 
+from engine.actions import ABANDON, END, STOP, TIMEOUT
 from engine.cards import Card, secure_seed, seeded_choice
 from engine.errors import IllegalAction
 from engine.outcome import Outcome
-from engine.scopone.actions import ABANDON, END, PLAY, STOP, TIMEOUT, Action, parse_action
+from engine.scopone.actions import PLAY, Action, parse_action
 from engine.scopone.captures import Capture, table_captures
 from engine.scopone.deck import capture_value
 from engine.scopone.facile import facile_from_view
