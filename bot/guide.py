@@ -5,12 +5,14 @@ menus Telegram shows."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.i18n import isolated, t
+from bot.i18n import Html, isolated, t
 from bot.people import People
+from bot.render.table import names_list
+from engine.games import GAMES
 
 GROUP_COMMANDS = (
     "newgame", "table", "score", "rules", "stop", "verify", "rankings", "help", "language",
@@ -53,6 +55,29 @@ def menu(scope: str, lang: str) -> list[tuple[str, str]]:
     ]
 
 
+def games_named(lang: str) -> str:
+    """The games the bot plays, as a sentence names them ("a Scala 40 e a Scopone")."""
+    return names_list(lang, [t(lang, f"game.{name}.play") for name in GAMES])
+
+
+def other_games(lang: str) -> Html:
+    """How to start each game but the default ("/nuova scopone per lo Scopone")."""
+    return Html("; ".join(t(lang, f"newgame.{name}") for name in list(GAMES)[1:]))
+
+
+def or_list(lang: str, choices: Sequence[Html]) -> Html:
+    """Choices as a sentence offers them ("a, b o c")."""
+    if len(choices) < 2:
+        return choices[0] if choices else Html("")
+    return t(lang, "list.or", first=Html(", ".join(choices[:-1])), last=choices[-1])
+
+
+def unknown_game(lang: str) -> Html:
+    """What ``/newgame`` with a word naming no game answers: the games there are."""
+    choices = [t(lang, "newgame.word", word=name) for name in GAMES]
+    return t(lang, "cmd.bad_game", choices=or_list(lang, choices))
+
+
 GUIDE_GAP = 600.0
 """Seconds during which a player writing in words during a match against the computer gets no
 other guide (the one they got is in sight; each would also post their hand again below it)."""
@@ -77,17 +102,30 @@ class Guide:
     def welcome(self, user_id: int, name: str, lang: str) -> None:
         """``/start`` in private: what can be done here (play the computer) and in a group,
         with a button that adds the bot to a group."""
-        text = t(lang, "cmd.start", name=isolated(name))
+        default, *others = GAMES
+        commands = [t(lang, "newgame.default", game=t(lang, f"game.{default}"))]
+        commands += [t(lang, "newgame.word", word=name) for name in others]
+        text = t(
+            lang,
+            "cmd.start",
+            name=isolated(name),
+            games=games_named(lang),
+            commands=or_list(lang, commands),
+        )
         self.reply(user_id, text, None, self.add_to_group(lang))
 
     def greet_group(self, chat_id: int, lang: str, reply_to: int | None) -> None:
         """``/start`` in a group (the bot just added by its link, or asked): what it plays and
         how to begin."""
-        self.reply(chat_id, t(lang, "cmd.start_group"), reply_to, None)
+        text = t(lang, "cmd.start_group", games=games_named(lang), others=other_games(lang))
+        self.reply(chat_id, text, reply_to, None)
 
     def help(self, chat_id: int, lang: str, reply_to: int | None) -> None:
         """``/help``: how a turn goes in each game, and the main commands."""
-        self.reply(chat_id, t(lang, "cmd.help"), reply_to, None)
+        games = Html("\n\n".join(t(lang, f"help.{name}") for name in GAMES))
+        self.reply(
+            chat_id, t(lang, "cmd.help", games=games, others=other_games(lang)), reply_to, None
+        )
 
     def words(self, user_id: int, lang: str, playing: bool = False) -> None:
         """A message in words in private: the bot plays by commands and buttons; how to start.

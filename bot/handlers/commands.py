@@ -8,6 +8,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.callbacks import MAX_ID
+from bot.guide import unknown_game
 from bot.handlers.common import display_name, is_admin, is_group, remember, reply, tavolo
 from bot.i18n import LANGUAGES, t
 from engine.games import GAMES, by_word
@@ -26,7 +27,7 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = service.people.reply_lang(chat.id, user.id, user.language_code)
     spec = by_word(context.args[0]) if context.args else next(iter(GAMES.values()))
     if spec is None:
-        reply(update, context, t(lang, "cmd.bad_game"))
+        reply(update, context, unknown_game(lang))
         return
     service.new_game(chat.id, user.id, display_name(user), spec.name, message.message_id)
 

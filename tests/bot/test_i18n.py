@@ -240,3 +240,18 @@ class TestCatalogs:
     def test_fill(self) -> None:
         assert t("it", "move.open", name="Anna", points=57) == "Anna apre con 57"
         assert t("en", "move.discard", name="Luca", card="7♥") == "Luca discards 7♥"
+
+
+def test_every_game_in_the_registry_has_its_texts() -> None:
+    """``/start``, ``/help`` and the unknown-game answer list the games from the registry: each
+    needs its name, its name in a sentence, its turn in six steps and (but the default) how to
+    start it, in both catalogs (docs/adding-a-game.md)."""
+    from engine.games import GAMES
+
+    default, *others = GAMES
+    wanted = [f"{prefix}.{name}" for name in GAMES for prefix in ("game", "help")]
+    wanted += [f"game.{name}.play" for name in GAMES] + [f"newgame.{name}" for name in others]
+    for lang, catalog in CATALOGS.items():
+        assert [key for key in wanted if not catalog.get(key)] == [], lang
+        assert all(len(forms(catalog[f"help.{name}"])[0].splitlines()) == 7 for name in GAMES)
+    assert "newgame.scala40" not in CATALOGS["it"] and default == "scala40"

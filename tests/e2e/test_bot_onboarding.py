@@ -256,6 +256,13 @@ async def test_help_explains_a_turn_in_the_groups_language(
         # In private, each reads it in their own language.
         assert (await say(server, service, anna, ANNA, "/aiuto")).text == HELP["it"]
         assert (await say(server, service, carla, CARLA, "/help")).text == HELP["en"]
+        # A game the bot does not play: the games it plays, each with its command.
+        assert (await say(server, service, anna, ANNA, "/nuova briscola")).text == (
+            "Gioco sconosciuto: scrivi /nuova scala40 o /nuova scopone."
+        )
+        assert (await say(server, service, carla, CARLA, "/newgame chess")).text == (
+            "Unknown game: type /newgame scala40 or /newgame scopone."
+        )
 
 
 async def test_words_and_unknown_commands_get_a_short_guide_in_private(
