@@ -19,14 +19,15 @@ from datetime import datetime
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
-from bot.delivery import Claim, Outbox, Priority, Render, Rendered
+from bot.delivery import Claim, Outbox, Priority, Render
 from bot.games import ui_for
 from bot.i18n import isolated, t
+from bot.lobby_view import lobby_view
 from bot.matches import Matches, ui_of
 from bot.people import People
+from bot.render import Rendered
 from bot.render import table as table_render
 from bot.render.length import clip
-from bot.render.lobby import lobby_view
 from bot.work import Delivery
 from engine import fairness
 from engine.games import GameMatch

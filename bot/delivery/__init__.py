@@ -14,7 +14,6 @@ from bot.delivery.outbox import (
     Priority,
     Put,
     Render,
-    Rendered,
     Send,
     digest,
 )
@@ -29,7 +28,6 @@ __all__ = [
     "Priority",
     "Put",
     "Render",
-    "Rendered",
     "Send",
     "SlidingWindow",
     "TokenBucket",

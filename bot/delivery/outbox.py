@@ -64,7 +64,6 @@ from bot.render.length import clip, split
 
 log = logging.getLogger(__name__)
 
-Rendered = tuple[str, InlineKeyboardMarkup | None]
 MAX_REMEMBERED = 50_000
 """Messages whose content is remembered in memory (the store keeps the tables' and hands')."""
 MAX_CAPTION = 1024

@@ -8,8 +8,8 @@ from datetime import timedelta
 from typing import Any, Protocol
 
 from bot.answer import Answer
-from bot.delivery import Rendered
 from bot.hand_ui import HandUI, Op
+from bot.render import Rendered
 from engine.games import GameMatch
 from storage import MatchRecord
 

@@ -15,7 +15,6 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.answer import Answer, engine_error
 from bot.callbacks import button_index
-from bot.delivery import Rendered
 from bot.games.base import HandPress
 from bot.hand_ui import (
     FREED,
@@ -37,6 +36,7 @@ from bot.hand_ui import (
     tokens,
 )
 from bot.i18n import error_text, safe, t
+from bot.render import Rendered
 from bot.render import cards as show
 from bot.render.hand import (
     HandKeys,

@@ -15,10 +15,10 @@ from bot.games import scala40 as scala40_ui
 from bot.games import scopone as scopone_ui
 from bot.hand_ui import Attach, Capture, HandUI, context_token
 from bot.i18n import isolated
+from bot.lobby_view import lobby_view
 from bot.render.cards import card as pretty
 from bot.render.cards import short_meld
 from bot.render.length import PHONE_COLUMNS, clip, columns, split, utf16_len
-from bot.render.lobby import lobby_view
 from bot.render.table import (
     bell_text,
     left_text,

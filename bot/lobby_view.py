@@ -6,10 +6,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
 from bot.callbacks import LobbyOp
-from bot.delivery import Rendered
 from bot.games import ui_for
 from bot.i18n import Html, html_lines, isolated, t
 from bot.options_ui import value_text
+from bot.render import Rendered
 from bot.render.table import PAIRED_SEATS
 from engine.games import game
 from storage import MatchRecord
