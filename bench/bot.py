@@ -13,7 +13,8 @@ measurements:
   Printed: requests refused by the flood limits (429), press -> answer (as the fake times it)
   in the playing matches, presses answered late, move -> table edit, lobby tap -> the lobby
   showing it, command -> its reply in a group with a running match, Bot API requests per move
-  (in the groups without commands), and what the spam cost its group.
+  (in the groups without commands), what the spam cost its group, and the process's CPU time
+  per move (the bot's, with the fake's and the players', which run in the same process).
 - **taps**: a player taps 6 cards in 2 s, then ``➕`` (``--taps`` times): ``➕`` -> the final
   keyboard, and how many edits of the hand each burst cost.
 """
@@ -212,6 +213,7 @@ async def run(
                 await service.drain()
                 mark = server.mark()
                 load = Load(server, store, seed)
+                cpu, began = time.process_time(), time.perf_counter()
                 deadline = time.perf_counter() + seconds
                 spammer = asyncio.create_task(spam(server, spam_rate, deadline))
                 host = asyncio.create_task(lobby(server, deadline))
@@ -225,9 +227,15 @@ async def run(
                 replies = [x for asker in askers for x in await asker]
                 await load.finish()
                 await service.drain()
+                cpu, wall = time.process_time() - cpu, time.perf_counter() - began
                 calls = [c for c in server.calls if c.seq > mark]
                 quiet = {g for _, g in seeded[asking:]}
                 _report(server, load, calls, matches, seconds, commands, quiet)
+                print(
+                    "CPU time of this process (the bot, the fake Bot API and the players) per "
+                    f"move: {1000 * cpu / max(load.moves, 1):.1f} ms ({cpu:.1f} s over "
+                    f"{wall:.0f} s: {cpu / wall:.0%} of a core)"
+                )
                 print(f"lobby tap -> the lobby shows it: {ms(taps_shown, p90=True)}")
                 print(
                     f"/punti -> its reply, in {asking} groups with a running match: "
