@@ -93,12 +93,18 @@ def options_summary(record: MatchRecord, lang: str) -> Html:
     spec = game(record.game)
     defaults, idle = spec.default_options(), spec.parse_options(record.options).idle()
     headline = ui_for(record.game).headline_option(record.options)
-    base = (
-        f"{t(lang, f'opt.{headline}')} {value_text(headline, record.options.get(headline), lang)}"
-    )
-    changed = [
-        f"{t(lang, f'opt.{name}')} {value_text(name, value, lang)}"
+    named = [headline] if headline else []
+    named += [
+        name
         for name, value in record.options.items()
         if defaults.get(name) != value and name != headline and name not in idle
     ]
-    return html_lines([base, *changed], ", ")
+    if not named:  # a game with no option it always names, left as it comes
+        return t(lang, "opt.defaults")
+    return html_lines(
+        [
+            f"{t(lang, f'opt.{name}')} {value_text(name, record.options.get(name), lang)}"
+            for name in named
+        ],
+        ", ",
+    )

@@ -7,6 +7,7 @@ import pytest
 from engine import actions, games
 from engine.errors import SnapshotError
 from engine.games import GAMES, by_word, game, load_match, new_match
+from testkit import duello
 
 SPECS = list(GAMES.values())
 
@@ -76,12 +77,16 @@ def test_options_are_checked_against_the_players() -> None:
     assert games.SCALA40.checked_options({"pairs": True}, 4)["pairs"] is True
 
 
+CONTRACT = [*SPECS, duello.SPEC]
+"""Every game, and the tests' own third game (:mod:`testkit.duello`), against the contract."""
+
+
 def _table(spec: games.GameSpec) -> games.GameMatch:
     """A new match with three seats or more, so one can leave and the match go on."""
-    return new_match(spec.name, max(3, spec.seats[0]), 5, {})
+    return spec.new_match(max(3, spec.seats[0]), 5, {})
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+@pytest.mark.parametrize("spec", CONTRACT, ids=lambda s: s.name)
 def test_every_game_is_stopped_by_the_core_word(spec: games.GameSpec) -> None:
     """``stop`` ends the match at once, for nobody (engine/actions.py)."""
     match = _table(spec)
@@ -90,16 +95,16 @@ def test_every_game_is_stopped_by_the_core_word(spec: games.GameSpec) -> None:
     assert match.outcome.stopped and match.outcome.winners == ()
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+@pytest.mark.parametrize("spec", CONTRACT, ids=lambda s: s.name)
 def test_every_game_plays_a_timeout_for_the_seat_to_play(spec: games.GameSpec) -> None:
     match = _table(spec)
     seat = match.to_play
     assert seat is not None
     match.play(actions.TIMEOUT, seat=seat)
-    assert not match.is_over and load_match(match.to_json()).to_json() == match.to_json()
+    assert not match.is_over and spec.load(match.to_json()).to_json() == match.to_json()
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+@pytest.mark.parametrize("spec", CONTRACT, ids=lambda s: s.name)
 def test_every_game_lets_a_seat_abandon_then_ends_with_nobody_left(spec: games.GameSpec) -> None:
     """``abandon`` takes a seat out for good; ``end`` ends a match no person is left in, and
     whoever abandoned does not win."""
@@ -111,7 +116,7 @@ def test_every_game_lets_a_seat_abandon_then_ends_with_nobody_left(spec: games.G
     assert 1 not in match.outcome.winners
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+@pytest.mark.parametrize("spec", CONTRACT, ids=lambda s: s.name)
 def test_every_game_shows_what_the_bot_reads(spec: games.GameSpec) -> None:
     """The view says each seat's side and each side's score (``/score``); the options have a
     turn timer (``turn_seconds``, 0: none), which the bot keeps."""

@@ -84,4 +84,4 @@ class GameUI(Protocol):
         """Whether the players form pairs (the lobby offers to change them)."""
 
     def headline_option(self, options: dict[str, Any]) -> str:
-        """The option the lobby always names (the points limit, the target)."""
+        """The option the lobby always names (the points limit, the target; "": none)."""
