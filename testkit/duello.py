@@ -36,7 +36,7 @@ from engine.cards import seeded_shuffle
 from engine.errors import IllegalAction
 from engine.games import GameMatch, GameSpec
 from engine.options import OptionsBase, check_types
-from engine.outcome import Outcome
+from engine.outcome import ABANDONED, FINISHED, STOPPED, Outcome
 from storage import MatchRecord
 
 NAME = "duello"
@@ -203,7 +203,8 @@ class Match:
         winners = () if stopped else tuple(s for s in still if self.points[s] == best)
         vp = tuple(20 if s in winners else 0 for s in range(self.players))
         mp = tuple(self.points)
-        self.ended = Outcome(winners, mp, vp, stopped, (0,) * self.players)
+        why = STOPPED if stopped else ABANDONED if self.left else FINISHED
+        self.ended = Outcome(winners, mp, vp, stopped, (0,) * self.players, why)
 
 
 def new_match(players: int, seed: int | None, options: Any) -> Match:

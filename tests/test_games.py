@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import actions, games
+from engine import actions, games, outcome
 from engine.errors import SnapshotError
 from engine.games import GAMES, by_word, game, load_match, new_match
 from testkit import duello
@@ -93,6 +93,7 @@ def test_every_game_is_stopped_by_the_core_word(spec: games.GameSpec) -> None:
     match.play(actions.STOP, seat=0)
     assert match.is_over and match.outcome is not None
     assert match.outcome.stopped and match.outcome.winners == ()
+    assert match.outcome.reason == outcome.STOPPED
 
 
 @pytest.mark.parametrize("spec", CONTRACT, ids=lambda s: s.name)
@@ -113,7 +114,7 @@ def test_every_game_lets_a_seat_abandon_then_ends_with_nobody_left(spec: games.G
     assert 1 in match.abandoned_seats and not match.is_over
     match.play(actions.END, seat=match.to_play)
     assert match.is_over and match.outcome is not None and not match.outcome.stopped
-    assert 1 not in match.outcome.winners
+    assert 1 not in match.outcome.winners and match.outcome.reason == outcome.ABANDONED
 
 
 @pytest.mark.parametrize("spec", CONTRACT, ids=lambda s: s.name)

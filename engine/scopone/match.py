@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.actions import ABANDON, END, STOP, TIMEOUT
 from engine.cards import Card, secure_seed, seeded_choice
 from engine.errors import IllegalAction
-from engine.outcome import Outcome
+from engine.outcome import ABANDONED, FINISHED, STOPPED, Outcome
 from engine.scopone.actions import PLAY, Action, parse_action
 from engine.scopone.captures import Capture, table_captures
 from engine.scopone.deck import capture_value
@@ -311,7 +311,8 @@ class Match:
         if result is None:
             return None
         none = (0,) * PLAYERS
-        return Outcome(result.winner_seats, result.mp, result.vp, result.stopped, none)
+        why = STOPPED if result.stopped else ABANDONED if result.forfeited else FINISHED
+        return Outcome(result.winner_seats, result.mp, result.vp, result.stopped, none, why)
 
     def view(self, seat: int) -> View:
         """What ``seat`` may see: its own hand and everything public (SC-5.3)."""

@@ -283,6 +283,7 @@ class TestPointsFormat:
         result = m.result
         assert result is not None
         assert (result.reason, result.winners) == ("points", [0])
+        assert m.outcome is not None and m.outcome.reason == "finished"
         assert result.totals == [0, 106, 112]
         assert result.mp == match_points([0, 106, 112])
         assert result.vp == [20, 0, 0]
@@ -472,6 +473,7 @@ class TestRace:
         result = m.result
         assert result is not None
         assert (result.reason, result.winners) == ("clock", [1, 3])
+        assert m.outcome is not None and m.outcome.reason == "timed out"
 
     def test_clock_more_hand_wins(self) -> None:
         """S40-12.3: more hand wins wins, whatever the cards."""
