@@ -12,10 +12,12 @@ from typing import NamedTuple
 from bot import callbacks
 from bot.answer import Answer
 from bot.callbacks import LobbyOp
-from bot.i18n import t
+from bot.delivery import Priority
+from bot.i18n import isolated, t
 from bot.matches import Matches
 from bot.options_ui import changed as option_changed
 from bot.people import People
+from bot.render.table import names_list
 from bot.shows import Shows
 from engine.cards import secure_seed
 from engine.games import GameMatch, game
@@ -243,3 +245,44 @@ class Lobby:
         self.store.start_match(record.id, match.to_json(), record.version)
         self.started(self.store.get_match(record.id), match)
         return Answer()
+
+    async def rematch(self, match_id: int, user_id: int, chat_id: int, lang: str) -> Answer:
+        """The rematch button (pressed in the match's chat): a new lobby with the same options,
+        the one who pressed and the computers seated, and the other players still in the group
+        asked to join (``lang``: the presser's)."""
+        async with self.matches.lock(match_id):
+            record = self.matches.record_or_none(match_id)
+            if record is None or record.status != "finished" or record.chat_id != chat_id:
+                return Answer(t(lang, "ans.stale"))
+            presser = record.seat_of(user_id)
+            if presser is None:
+                return Answer(t(lang, "ans.not_joined"))
+            if self.store.active_match_in_chat(record.chat_id) is not None:
+                return Answer(t(lang, "ans.stale"))
+            host = record.seats[presser].name
+            new = self.store.create_match(
+                record.chat_id, record.game, record.options, user_id, host, secure_seed()
+            )
+            for seat in record.seats:
+                if seat.is_computer:
+                    new = self.store.add_seat(new.id, None, seat.name, seat.computer_level)
+            asked = [
+                s.name
+                for s in record.seats
+                if s.seat != presser
+                and s.user_id
+                and await self.people.is_member(chat_id, s.user_id)
+            ]
+            self.shows.table(new)
+            if asked:
+                self._ask_rematch(chat_id, host, asked)
+        return Answer()
+
+    def _ask_rematch(self, chat_id: int, host: str, asked: list[str]) -> None:
+        """Ask the other players of the last match, in the group, to join the rematch."""
+        group_lang = self.people.group_lang(chat_id)
+        players = names_list(group_lang, [isolated(name) for name in asked])
+        text = t(
+            group_lang, "lobby.rematch", host=isolated(host), players=players, count=len(asked)
+        )
+        self.shows.outbox.send(chat_id, text, priority=Priority.NOTICE)

@@ -36,13 +36,12 @@ from bot.options_ui import rules_lines
 from bot.people import People
 from bot.questions import Questions
 from bot.rankings import leaderboard_text, stats_text
-from bot.render.table import names_list, side_name
+from bot.render.table import side_name
 from bot.shows import Shows
 from bot.timers import Scheduler, TurnTimers, utc_now
 from bot.work import DueWork
 from engine import fairness
 from engine.actions import ABANDON, STOP
-from engine.cards import secure_seed
 from engine.games import GameMatch
 from storage import (
     ChatBusy,
@@ -199,46 +198,8 @@ class Tavolo:
         return await self.questions.answer(data, user_id, chat_id, message_id, shown)
 
     async def rematch(self, match_id: int, user_id: int, chat_id: int) -> Answer:
-        """The rematch button (pressed in the match's chat): a new lobby with the same options,
-        the one who pressed and the computers seated, and the other players still in the group
-        asked to join."""
-        lang = self.user_lang(user_id)
-        async with self.matches.lock(match_id):
-            record = self.matches.record_or_none(match_id)
-            if record is None or record.status != "finished" or record.chat_id != chat_id:
-                return Answer(t(lang, "ans.stale"))
-            presser = record.seat_of(user_id)
-            if presser is None:
-                return Answer(t(lang, "ans.not_joined"))
-            if self.store.active_match_in_chat(record.chat_id) is not None:
-                return Answer(t(lang, "ans.stale"))
-            host = record.seats[presser].name
-            new = self.store.create_match(
-                record.chat_id, record.game, record.options, user_id, host, secure_seed()
-            )
-            for seat in record.seats:
-                if seat.is_computer:
-                    new = self.store.add_seat(new.id, None, seat.name, seat.computer_level)
-            asked = [
-                s.name
-                for s in record.seats
-                if s.seat != presser
-                and s.user_id
-                and await self.people.is_member(chat_id, s.user_id)
-            ]
-            self.shows.table(new)
-            if asked:
-                self._ask_rematch(chat_id, host, asked)
-        return Answer()
-
-    def _ask_rematch(self, chat_id: int, host: str, asked: list[str]) -> None:
-        """Ask the other players of the last match, in the group, to join the rematch."""
-        group_lang = self.group_lang(chat_id)
-        players = names_list(group_lang, [isolated(name) for name in asked])
-        text = t(
-            group_lang, "lobby.rematch", host=isolated(host), players=players, count=len(asked)
-        )
-        self.outbox.send(chat_id, text, priority=Priority.NOTICE)
+        """The rematch button (:meth:`bot.lobby.Lobby.rematch`)."""
+        return await self.lobby.rematch(match_id, user_id, chat_id, self.user_lang(user_id))
 
     # --- commands ------------------------------------------------------------------------------
 
