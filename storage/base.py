@@ -180,15 +180,11 @@ class StoreBase:
         return isinstance(error, OperationalError | InterfaceError) or invalidated
 
     @contextmanager
-    def _session(self, write: bool = False, touches: Touch | None = None) -> Iterator[Session]:
-        """One transaction; database failures become StoreError, races become Conflict. A
-        write forgets the kept record it ``touches`` (None: all of them) when it ends."""
+    def _translated(self, write: bool, touches: Touch | None) -> Iterator[None]:
+        """Database failures become StoreError, races Conflict; a write forgets the kept
+        record it ``touches`` (None: all of them) when it ends, committed or not."""
         try:
-            with (
-                Session(self._writer if write else self._reader, expire_on_commit=False) as s,
-                s.begin(),
-            ):
-                yield s
+            yield
         except IntegrityError as error:
             raise Conflict(self.database, _reason(error)) from error
         except SQLAlchemyError as error:
@@ -198,19 +194,25 @@ class StoreBase:
                 self._kept.drop(touches)
 
     @contextmanager
+    def _session(self, write: bool = False, touches: Touch | None = None) -> Iterator[Session]:
+        """One ORM transaction (see :meth:`_translated`)."""
+        engine = self._writer if write else self._reader
+        with (
+            self._translated(write, touches),
+            Session(engine, expire_on_commit=False) as s,
+            s.begin(),
+        ):
+            yield s
+
+    @contextmanager
     def _core(self, write: bool = False, touches: Touch | None = None) -> Iterator[Connection]:
-        """One transaction on a plain connection: the hot paths (a move, a press) skip the ORM.
-        A write forgets what it ``touches`` when it ends (as :meth:`_session`)."""
-        try:
-            with (self._writer if write else self._reader).begin() as connection:
-                yield connection
-        except IntegrityError as error:
-            raise Conflict(self.database, _reason(error)) from error
-        except SQLAlchemyError as error:
-            raise self._failure(error) from error
-        finally:
-            if write:
-                self._kept.drop(touches)
+        """One transaction on a plain connection: the hot paths (a move, a press) skip the ORM
+        (see :meth:`_translated`)."""
+        with (
+            self._translated(write, touches),
+            (self._writer if write else self._reader).begin() as connection,
+        ):
+            yield connection
 
     def _retrying(self, attempt: Callable[[], _T]) -> _T:
         """Run a get-or-create once more if a concurrent writer created the row first."""
