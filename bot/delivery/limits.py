@@ -141,9 +141,13 @@ class Changes:
         event.set()
 
     async def wait(self, timeout: float | None) -> None:
-        """Until the next notification, or ``timeout`` seconds (None: no limit)."""
+        """Until the next notification, or ``timeout`` seconds (None: no limit). Cancelled,
+        it raises, also when a notification came in the same turn: ``asyncio.wait_for`` (on
+        Python 3.11) returned then instead, and a table waiting for the overall budget, told
+        to make way for a reply, kept its place ahead of it for seconds."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._event.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._event.wait()
 
 
 def overdue(since: float, now: float, pace: Pace) -> bool:

@@ -209,6 +209,25 @@ def test_what_someone_asked_for_goes_first_in_the_overall_budget() -> None:
         assert rank(late, waited, now, pace) < rank(Priority.REPLY, now, now, pace)
 
 
+async def test_a_wait_for_the_overall_budget_stops_when_told_as_it_is_woken() -> None:
+    """A table waiting for the overall budget makes way for a reply to its group: its wait is
+    cancelled. The budget's waiters are woken many times a second, so the cancel often comes
+    in the turn of a wake-up: the wait still stops (with ``asyncio.wait_for``, on Python
+    3.11, it went on, and the reply waited behind the table for 3 to 7 s)."""
+    gate = outbox_module.Gate(Pace(), lambda: 0.0)
+    for _ in range(gate.window.limit):  # the overall budget is spent
+        gate.window.start()
+        gate.window.finish(0.0)
+    entering = asyncio.ensure_future(gate.enter(Priority.TABLE, 0.0))
+    await asyncio.sleep(0)
+    gate.changes.notify()  # another chat's request is done
+    await asyncio.sleep(0)  # that wake-up is under way
+    entering.cancel()  # a reply came to the table's group
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(entering, 1.0)
+    assert not gate._waiting
+
+
 def work_a_group(replies_every: float, until: float, busy: bool = False) -> list[tuple[float, str]]:
     """A group whose budget a match spent, worked on a fake clock (each request done at once):
     its table and summary wait from 0 s while a reply to a different command comes every
