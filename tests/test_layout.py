@@ -13,8 +13,8 @@ PRODUCT = ("engine", "storage", "bot")
 LONGEST = 600
 """Lines a product file may hold."""
 LONGER_TODAY = {
-    "bot/delivery/outbox.py": 1051,
-    "engine/scala40/match.py": 1171,
+    "bot/delivery/outbox.py": 1050,
+    "engine/scala40/match.py": 1170,
     "engine/ai/scala40.py": 975,
     "bot/games/scala40.py": 889,
     "bot/shows.py": 653,

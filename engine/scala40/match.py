@@ -22,7 +22,7 @@ from engine.cards import (
     seeded_shuffle,
 )
 from engine.errors import IllegalAction, InvalidMeld, SnapshotError
-from engine.outcome import ABANDONED, FINISHED, STOPPED, TIMED_OUT, Outcome
+from engine.outcome import Outcome
 from engine.scala40 import legal
 from engine.scala40.actions import TURN_KINDS, Action, parse_action
 from engine.scala40.melds import (
@@ -89,11 +89,6 @@ CUT_POINTS = {"top": 1, "middle": 3, "bottom": 5}
 def sort_key(card: int) -> tuple[int, int]:
     """Hand order: by suit and rank (jokers last), then copy."""
     return FACE_INDEX[card], card
-
-
-ENDINGS = {"stopped": STOPPED, "abandon": ABANDONED, "clock": TIMED_OUT}
-"""Why a match ended, as :class:`~engine.outcome.Outcome` says it, by the result's reason
-(``points``, ``hands`` and ``race`` are played to their end)."""
 
 
 class Match:
@@ -186,10 +181,8 @@ class Match:
         if result is None:
             return None
         won = tuple(self.hands_won[self.side_of(seat)] for seat in range(self.players))
-        why = ENDINGS.get(result.reason, FINISHED)
-        return Outcome(
-            tuple(result.winners), tuple(result.mp), tuple(result.vp), result.stopped, won, why
-        )
+        mp, vp = tuple(result.mp), tuple(result.vp)
+        return Outcome(tuple(result.winners), mp, vp, result.stopped, won, result.ending)
 
     @property
     def computer_seats(self) -> tuple[int, ...]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from engine.outcome import ABANDONED, FINISHED, STOPPED, TIMED_OUT
+
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
@@ -64,6 +66,14 @@ class MatchResult:
     def stopped(self) -> bool:
         """Whether the match was stopped before its end (it counts for nobody, S40-13.3)."""
         return self.reason == "stopped"
+
+    @property
+    def ending(self) -> str:
+        """Why it ended, as :class:`~engine.outcome.Outcome` says it (``points``, ``hands``
+        and ``race`` are played to their end; ``clock`` is the match's clock)."""
+        return {"stopped": STOPPED, "abandon": ABANDONED, "clock": TIMED_OUT}.get(
+            self.reason, FINISHED
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """A plain dict."""
