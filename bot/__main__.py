@@ -42,7 +42,8 @@ def main() -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request, with the token
     try:
-        store = Store.open(os.environ.get("DATABASE_URL") or None, exclusive=True)
+        url = os.environ.get("DATABASE_URL") or None
+        store = Store.open(url, exclusive=instances == 1, instance=instances > 1)
         webhook = None if webhook is None else with_secret(webhook, store)
     except StoreError as error:
         print(f"tavolo: {error}", file=sys.stderr)

@@ -41,7 +41,7 @@ from storage.errors import (
 from storage.kept import Kept, Touch
 from storage.models import NAME_LENGTH, MatchTable, ResultTable, SeatTable
 from storage.records import FINISHED, LOBBY, PlayerResult
-from storage.work import MatchLocks, replace_work
+from storage.work import Hold, MatchLocks, replace_work
 
 
 def _now() -> datetime:
@@ -135,9 +135,12 @@ class StoreBase:
         self.database = database_label(url)
         """The database as error messages name it: a file's absolute path, or the safe URL."""
         self.shared = not is_sqlite(url)
-        """Whether several bot instances may use the database at once (not SQLite)."""
+        """Whether several bot instances may use the database at once (not SQLite, nor a
+        PostgreSQL database a bot holds alone)."""
         self._match_locks = MatchLocks(engine, self.shared)
         self._claim: int | None = None
+        self._holding: Hold | None = None
+        """This bot's hold on a PostgreSQL schema (:meth:`storage.store.Store.open`)."""
         self._kept = Kept(enabled=False)
         """What the store read, when it is its database's only writer (:mod:`storage.kept`)."""
 

@@ -56,6 +56,7 @@ from storage.messages import MessageStore
 from storage.models import SettingTable
 from storage.people import PeopleStore
 from storage.results import ResultStore
+from storage.work import Hold, MatchLocks
 
 MIGRATIONS: Final = Path(__file__).with_name("migrations")
 """The Alembic script folder, inside the package so an installed Tavolo finds it."""
@@ -97,7 +98,9 @@ class Store(LobbyStore, MatchStore, MessageStore, DueStore, PeopleStore, ResultS
     """
 
     @classmethod
-    def open(cls, url: str | None = None, *, exclusive: bool = False) -> Store:
+    def open(
+        cls, url: str | None = None, *, exclusive: bool = False, instance: bool = False
+    ) -> Store:
         """Open the database at ``url`` (None: ``DATABASE_URL``, else ``sqlite:///tavolo.db``).
 
         The schema is upgraded to this code's newest revision (an empty database gets every
@@ -107,10 +110,14 @@ class Store(LobbyStore, MatchStore, MessageStore, DueStore, PeopleStore, ResultS
         Tavolo; nothing is changed then. It is a :class:`DatabaseUnavailable` when the file
         system is at fault (a full disk, a read-only file or folder), and says so.
 
-        ``exclusive`` (the bot): a SQLite file is for one process, so the store holds a lock
-        beside it (``<file>.lock``) until :meth:`close` or the process's end, and refuses the
-        file another process holds so (other databases are shared: it changes nothing there).
-        Its only writer, the store then keeps the records it read (:mod:`storage.kept`).
+        ``exclusive`` (the bot alone): a SQLite file is for one process, so the store holds a
+        lock beside it (``<file>.lock``) until :meth:`close` or the process's end, and refuses
+        the file another process holds so; on PostgreSQL it holds the schema alone (an
+        advisory lock) and refuses one that bots hold. Its only writer, the store then keeps
+        the records it read (:mod:`storage.kept`), and shares nothing (no match locks, no
+        claims of deliveries, no shared budgets). ``instance`` (one of several bot instances
+        on PostgreSQL): it holds the schema with the others, and refuses one a bot holds
+        alone. A tool or a test opens it with neither: it holds nothing.
         """
         resolved = resolve_url(url)
         try:
@@ -123,13 +130,33 @@ class Store(LobbyStore, MatchStore, MessageStore, DueStore, PeopleStore, ResultS
         try:
             if exclusive:
                 store._claim_file()
+            if (exclusive or instance) and store.shared:
+                store._hold(alone=exclusive)
             store._upgrade_schema_retrying()
             store._check_writes()
         except BaseException:
             store.close()
             raise
-        store._kept = Kept(enabled=exclusive and not store.shared)
+        store._kept = Kept(enabled=exclusive)
         return store
+
+    def _hold(self, alone: bool) -> None:
+        """Hold the PostgreSQL schema alone or with the other instances (see :meth:`open`)."""
+        hold = Hold(self._engine)
+        if not hold.take(alone):
+            why = (
+                "another Tavolo is using this database: stop it first, or run them all as "
+                "instances with BOT_INSTANCES (README, Deployment)"
+                if alone
+                else "a Tavolo is using this database alone (BOT_INSTANCES=1): stop it first, "
+                "or run every instance with BOT_INSTANCES (README, Deployment)"
+            )
+            raise StoreError(self.database, why)
+        self._holding = hold
+        if alone:  # the only writer: nothing to share with another instance
+            self.shared = False
+            self._match_locks.close()
+            self._match_locks = MatchLocks(self._engine, shared=False)
 
     def _claim_file(self) -> None:
         """Hold the SQLite file for this process alone (see :meth:`open`)."""
@@ -235,6 +262,9 @@ class Store(LobbyStore, MatchStore, MessageStore, DueStore, PeopleStore, ResultS
         """Close every connection, and let go of the file (see :meth:`open`). The store cannot
         be used afterwards."""
         self._match_locks.close()
+        if self._holding is not None:
+            self._holding.release()
+            self._holding = None
         self._engine.dispose()
         if self._claim is not None:
             os.close(self._claim)

@@ -178,6 +178,40 @@ def _delivery(key: tuple[int, str, int]) -> str:
     return _lock(f"{kind}/{int(seat)}", match_id)
 
 
+class Hold:
+    """A bot's hold on its PostgreSQL schema, on a connection of its own until :meth:`release`
+    or the process's end: ``alone`` (one instance: it is the database's only writer, and keeps
+    what it read) or shared by the instances of one deployment. An instance alone and any
+    other refuse each other, so no instance ever writes beside one that keeps what it read."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._connection: Connection | None = None
+
+    def take(self, alone: bool) -> bool:
+        """Take the hold; whether it was free (alone: nobody else holds it; shared: nobody
+        holds it alone)."""
+        function = "pg_try_advisory_lock" if alone else "pg_try_advisory_lock_shared"
+        connection = self._engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+        try:
+            taken = connection.exec_driver_sql(f"SELECT {function}({_lock('hold', 0)})").scalar()
+        except BaseException:
+            connection.close()
+            raise
+        if not taken:
+            connection.close()
+            return False
+        self._connection = connection
+        return True
+
+    def release(self) -> None:
+        """Let go of the hold (its connection closes)."""
+        if self._connection is not None:
+            with contextlib.suppress(DBAPIError):
+                self._connection.close()
+            self._connection = None
+
+
 class MatchLocks:
     """Advisory locks on matches (and on the delivery of their live messages), held by one
     PostgreSQL connection of this process.

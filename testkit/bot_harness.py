@@ -13,6 +13,7 @@ from bot.app import build_application
 from bot.delivery import Pace
 from bot.service import Tavolo
 from storage import Store
+from storage.database import is_sqlite
 from testkit.fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
 from testkit.manual_scheduler import ManualScheduler
 
@@ -36,7 +37,8 @@ async def running_bot(
     have been refused as an identical edit or by the fake's flood limits, and no press may
     have been answered too late.
     """
-    store = Store.open(_url(database), exclusive=True)
+    alone = is_sqlite(_url(database))  # PostgreSQL: shared with another instance, or may be
+    store = Store.open(_url(database), exclusive=alone, instance=not alone)
     timers = scheduler or ManualScheduler()
     application: Any = build_application(
         server.token,
@@ -77,7 +79,7 @@ async def another_instance(
     """Another instance of the bot on the same database (its own connections, outbox and
     process-wide state), that takes no updates: a test calls its service as a handler would.
     What it was asked to show is out when it ends."""
-    store = Store.open(_url(database))
+    store = Store.open(_url(database), instance=True)
     timers = ManualScheduler()
     try:
         async with Bot(server.token, base_url=server.base_url) as bot:

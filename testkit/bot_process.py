@@ -27,16 +27,16 @@ def main() -> None:
     url, database, token = sys.argv[1:4]
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    store = Store.open(database if "://" in database else f"sqlite:///{database}", exclusive=True)
+    instances = int(os.environ.get("BOT_INSTANCES", "1"))
+    location = database if "://" in database else f"sqlite:///{database}"
+    store = Store.open(location, exclusive=instances == 1, instance=instances > 1)
     application = build_application(
         token,
         store,
         url,
         table_delay=0,
         computer_pause=float(os.environ.get("COMPUTER_PAUSE", "0")),
-        pace=Pace()
-        .shared(int(os.environ.get("BOT_INSTANCES", "1")))
-        .faster(float(os.environ.get("PACE_SPEED", str(SPEED)))),
+        pace=Pace().shared(instances).faster(float(os.environ.get("PACE_SPEED", str(SPEED)))),
         due_poll=float(os.environ.get("DUE_POLL", "0.2")),
     )
     webhook = webhook_from_env(os.environ)

@@ -37,26 +37,27 @@ def pg_url() -> Iterator[str]:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Each test on a database runs on every backend; a test of the store also on SQLite as
-    the bot opens it (``sqlite-kept``: the store keeps what it read, :mod:`storage.kept`),
+    the bot alone opens it (``-kept``: the store keeps what it read, :mod:`storage.kept`),
     unless another instance (``other``) writes beside it."""
     names = metafunc.fixturenames
     if "db_url" in names:
-        kept = ["sqlite-kept"] if "store" in names and "other" not in names else []
-        metafunc.parametrize("db_url", [BACKENDS[0], *kept, *BACKENDS[1:]], indirect=True)
+        kept = [f"{b}-kept" for b in BACKENDS] if "store" in names and "other" not in names else []
+        metafunc.parametrize("db_url", [*BACKENDS, *kept], indirect=True)
 
 
 @pytest.fixture
 def db_url(request: pytest.FixtureRequest) -> str:
     """An empty database: a SQLite file, then (with TEST_DATABASE_URL) a PostgreSQL schema."""
-    url: str = request.getfixturevalue("pg_url" if request.param == "postgresql" else "sqlite_url")
+    postgresql = request.param.startswith("postgresql")
+    url: str = request.getfixturevalue("pg_url" if postgresql else "sqlite_url")
     return url
 
 
 @pytest.fixture
 def store(db_url: str, request: pytest.FixtureRequest) -> Iterator[Store]:
-    """An open store on :func:`db_url`, closed afterwards (``sqlite-kept``: opened as the bot
+    """An open store on :func:`db_url`, closed afterwards (``-kept``: opened as the bot alone
     opens it, so every store test checks that what it keeps reads as the database does)."""
-    exclusive = request.node.callspec.params.get("db_url") == "sqlite-kept"
+    exclusive = str(request.node.callspec.params.get("db_url")).endswith("-kept")
     opened = Store.open(db_url, exclusive=exclusive)
     try:
         yield opened

@@ -16,6 +16,7 @@ from storage import (
     LobbyFull,
     SeatUI,
     Store,
+    StoreError,
     Work,
 )
 from storage import work as work_module
@@ -294,3 +295,39 @@ class TestChatBudget:
         assert taken[:3] == [0.0, 0.0, 0.0]
         assert all(0 < wait <= 60.0 for wait in taken[3:]), taken
         assert store.reserve_message(-501, 60.0, 3) == 0.0  # each chat has its own
+
+
+class TestHolds:
+    """A bot alone on PostgreSQL holds its schema so; the instances of a deployment hold it
+    together; the two refuse each other (a bot alone keeps what it read: nobody may write
+    beside it)."""
+
+    def test_a_bot_alone_and_any_other_bot_refuse_each_other(self, pg_url: str) -> None:
+        alone = Store.open(pg_url, exclusive=True)
+        try:
+            assert not alone.shared and alone._kept.enabled
+            with pytest.raises(StoreError, match="another Tavolo is using this database"):
+                Store.open(pg_url, exclusive=True)
+            with pytest.raises(StoreError, match=r"a Tavolo is using this database alone"):
+                Store.open(pg_url, instance=True)
+            Store.open(pg_url).close()  # a tool holds nothing
+        finally:
+            alone.close()
+        one, two = Store.open(pg_url, instance=True), Store.open(pg_url, instance=True)
+        try:
+            assert one.shared and not one._kept.enabled
+            with pytest.raises(StoreError, match="another Tavolo is using this database"):
+                Store.open(pg_url, exclusive=True)
+        finally:
+            one.close()
+            two.close()
+        assert eventually(lambda: _opens_alone(pg_url))
+
+
+def _opens_alone(url: str) -> bool:
+    """Whether a bot alone may open the database now (the instances' sessions are gone)."""
+    try:
+        Store.open(url, exclusive=True).close()
+    except StoreError:
+        return False
+    return True
