@@ -155,6 +155,13 @@ async def taps(server: FakeTelegramServer, service: Tavolo, match_id: int, trial
         for card in TAP_RUN:
             user.press(TAPPER, message.message_id, buttons_of(message)[pretty(card)], force=True)
             await asyncio.sleep(2 / 6)
+        all_six = keyboard(  # the last taps' edit may still be on its way (a loaded machine)
+            lambda b: (
+                sum(t.startswith("✓") for t in b) == len(TAP_RUN)
+                and any(t.startswith("➕") for t in b)
+            )
+        )
+        await server.wait_for(all_six, timeout=30)
         stage = next(d for t, d in buttons_of(message).items() if t.startswith("➕"))
         pressed = time.perf_counter()
         user.press(TAPPER, message.message_id, stage, force=True)
