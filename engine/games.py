@@ -9,7 +9,7 @@ under ``bot/games/``: ``docs/adding-a-game.md``).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
@@ -21,6 +21,27 @@ from engine.errors import SnapshotError
 from engine.outcome import Outcome
 from engine.scala40.options import CHOICES as SCALA40_CHOICES
 from engine.scopone.options import CHOICES as SCOPONE_CHOICES
+
+
+class GameView(Protocol):
+    """What every game's view of a seat offers the core: the seat's cards, the dealer and the
+    hand's number (the fair deals, :mod:`engine.fairness`), each seat's side and each side's
+    score (``/score``). A game's view holds more, which its own UI reads."""
+
+    @property
+    def hand(self) -> Sequence[object]: ...
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def hand_number(self) -> int: ...
+
+    @property
+    def sides(self) -> Sequence[int]: ...
+
+    @property
+    def scores(self) -> Sequence[int]: ...
 
 
 class GameMatch(Protocol):
@@ -51,7 +72,7 @@ class GameMatch(Protocol):
 
     def play(self, action: Any, seat: int | None = None) -> Any: ...
 
-    def view(self, seat: int) -> Any: ...
+    def view(self, seat: int) -> GameView: ...
 
     def to_json(self) -> str: ...
 

@@ -800,8 +800,7 @@ class Scala40UI:
     ) -> str:
         """The group's table message."""
         assert isinstance(match, scala40.Match)
-        hands = match.options.hands
-        return table_text(match.view(0), names, lang, left, seal, hands)
+        return table_text(match.view(0), names, lang, left, seal, match.options.hands)
 
     def hand(
         self,
@@ -830,6 +829,7 @@ class Scala40UI:
 
     def turn_facts(self, match: GameMatch, seat: int, lang: str) -> str:
         """The discard pile's top and the stock, for the turn bell."""
+        assert isinstance(match, scala40.Match)
         view = match.view(seat)
         top = show.card(view.discard_top) if view.discard_top else "—"
         return t(lang, "hand.piles", card=top, stock=view.stock_size)

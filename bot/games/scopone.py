@@ -296,6 +296,7 @@ class ScoponeUI:
         self, match: GameMatch, names: list[str], lang: str, left: timedelta | None, seal: str
     ) -> str:
         """The group's table message."""
+        assert isinstance(match, scopone.Match)
         return table_text(match.view(0), names, lang, left, seal)
 
     def hand(
@@ -310,10 +311,12 @@ class ScoponeUI:
         left: timedelta | None = None,
     ) -> Rendered:
         """The seat's private hand message (``left``: the time left of the turn)."""
+        assert isinstance(match, scopone.Match)
         return hand_message(match_id, seat, match.view(seat), ui, names, group, lang, left)
 
     def turn_facts(self, match: GameMatch, seat: int, lang: str) -> str:
         """The cards on the table, for the turn bell."""
+        assert isinstance(match, scopone.Match)
         table = [str(c) for c in match.view(seat).table]
         if not table:
             return t(lang, "hand.scopone_table", cards="—")
