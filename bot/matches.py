@@ -150,3 +150,8 @@ def save_ui(store: Store, match_id: int, seat: int, ui: HandUI) -> None:
         mode=stored.mode,
         pending=stored.pending,
     )
+
+
+def alone(record: MatchRecord) -> bool:
+    """Whether the match is played in a private chat by one person (against computers)."""
+    return record.chat_id > 0 and sum(1 for s in record.seats if s.user_id is not None) <= 1
