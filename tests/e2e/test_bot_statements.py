@@ -40,16 +40,17 @@ PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en")]
 
 PINNED = {
     "sqlite": {"select": (6, 3), "draw": (15, 6), "discard": (23, 9)},
-    "postgresql": {"select": (20, 11), "draw": (40, 23), "discard": (80, 44)},
+    "postgresql": {"select": (30, 22), "draw": (45, 32), "discard": (80, 55)},
 }
 """Statements and transactions per press, at most, as measured on 2026-11-27. On SQLite (a
 BEGIN counts as a statement) the store keeps what it read (:mod:`storage.kept`); before it
 did: select 30 in 12, draw 59 in 23, discard 93 in 36. What is left there is writes: the UI
-or the move, and what each message shows (its pending edit, then its confirmed digest). On
-PostgreSQL, shared by instances, nothing is kept, and the match locks and the shared budgets
-count too: select 18 in 10, draw 35 in 20, discard 63 to 69 in 35 to 37 (a message that finds
-the group's shared budget taken asks again), pinned with room for a slower machine's retries
-(before the press read its match once: select 23, draw 44, discard 74)."""
+or the move, and what each message shows (its edit marked pending, then its confirmed digest).
+On PostgreSQL shared by instances nothing is kept: select 13 in 9, draw 27 in 18, discard 46
+to 54 in 31 to 36 on a quiet machine, more on a loaded one (a message that waited checks
+again that it is still to go: select 19 in 14 beside a running suite), pinned with room;
+the shared budgets and locks are not counted (:func:`counting`). Before the press read its
+match once: 23, 44 and 74 statements, those counted."""
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 BACKENDS = ["sqlite", "postgresql"] if PG_URL else ["sqlite"]
@@ -67,15 +68,24 @@ def database(backend: str, folder: Path) -> Iterator[str]:
 
 @contextmanager
 def counting(service: Tavolo) -> Iterator[Counter[str]]:
-    """Count the statements and the transactions the store runs meanwhile."""
+    """Count the statements and the transactions the store runs meanwhile, but for what the
+    instances share on PostgreSQL (the chats' budgets, the locks of matches and of deliveries):
+    a message that finds its chat's budget or its delivery taken asks again, as often as the
+    machine's timing has it, so those are not what a press costs."""
     engine = service.store._engine
     counts: Counter[str] = Counter()
+    opened: set[int] = set()
 
-    def statement(*_: Any) -> None:
+    def statement(connection: Any, _cursor: Any, sql: str, *_: Any) -> None:
+        if "chat_budgets" in sql or "advisory" in sql:
+            return
         counts["statements"] += 1
+        if id(connection) in opened:  # the transaction's first statement of a press's own
+            opened.discard(id(connection))
+            counts["transactions"] += 1
 
-    def begin(*_: Any) -> None:
-        counts["transactions"] += 1
+    def begin(connection: Any) -> None:
+        opened.add(id(connection))
 
     event.listen(engine, "before_cursor_execute", statement)
     event.listen(engine, "begin", begin)
@@ -114,4 +124,7 @@ async def pressing(
                 await settle(server, service)
             costs[press] = (counts["statements"], counts["transactions"])
         print(costs)  # shown with -s
-        assert all(costs[press] <= pinned[press] for press in pinned), costs
+        assert all(
+            statements <= pinned[press][0] and transactions <= pinned[press][1]
+            for press, (statements, transactions) in costs.items()
+        ), costs
