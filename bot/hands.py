@@ -12,7 +12,6 @@ from bot.hand_ui import HandUI, Op, context_token
 from bot.i18n import t
 from bot.matches import Matches, save_ui, ui_of
 from bot.moves import Moves
-from bot.people import People
 from bot.shows import Shows
 
 ANY_CONTEXT = (Op.TOGGLE, Op.SORT_SUIT, Op.SORT_RANK)
@@ -23,10 +22,9 @@ checked against the cards shown now), sorting is idempotent."""
 class Hands:
     """The hand presses."""
 
-    def __init__(self, matches: Matches, people: People, shows: Shows, moves: Moves) -> None:
+    def __init__(self, matches: Matches, shows: Shows, moves: Moves) -> None:
         self.matches = matches
         self.store = matches.store
-        self.people = people
         self.shows = shows
         self.moves = moves
 

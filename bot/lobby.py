@@ -74,12 +74,10 @@ class Lobby:
         self.shows.table(self.store.get_match(match_id))
 
     async def press(
-        self, data: callbacks.Callback, user_id: int, name: str, chat_id: int
+        self, data: callbacks.Callback, user_id: int, name: str, chat_id: int, lang: str
     ) -> Answer:
-        """A lobby button pressed in ``chat_id`` (only in the lobby's own chat)."""
-        lang = self.people.user_lang(user_id)
-        if self.matches.record_or_none(data.match_id) is None:  # no lock for what is not
-            return Answer(t(lang, "ans.stale"))
+        """A lobby button pressed in ``chat_id`` (only in the lobby's own chat), by a person
+        who reads ``lang``; the lobby read once, under its lock."""
         async with self.matches.lock(data.match_id):
             record = self.matches.record_or_none(data.match_id)
             if record is None or record.status != "lobby" or record.chat_id != chat_id:
@@ -135,8 +133,6 @@ class Lobby:
     async def join_from_link(self, match_id: int, user_id: int, name: str) -> str | None:
         """``/start j<match>`` in private: sit the user at that lobby if they belong to its
         group; the answer's catalog key (None: no such lobby)."""
-        if self.matches.record_or_none(match_id) is None:
-            return None
         async with self.matches.lock(match_id):
             record = self.matches.record_or_none(match_id)
             if record is None or record.status != "lobby":

@@ -109,7 +109,7 @@ class Tavolo:
         self.computers = Computers(self.matches, self.moves, self.work)
         self.moves.followers += [self.timers.follow, self.computers.follow]
         self.lobby = Lobby(self.matches, self.people, self.shows, self._started)
-        self.hands = Hands(self.matches, self.people, self.shows, self.moves)
+        self.hands = Hands(self.matches, self.shows, self.moves)
         self.questions = Questions(self.matches, self.people, self.outbox, self.moves)
         self.languages = Languages(store, self.people, self.outbox)
         self.guide = Guide(self.people, self.reply)
@@ -167,24 +167,24 @@ class Tavolo:
         if data.kind == "h":
             return await self.hand_press(data, user_id, pressed.lang)
         if data.kind == "l":
-            return await self.lobby_press(data, user_id, pressed.name, chat_id)
+            return await self.lobby_press(data, user_id, pressed.name, chat_id, pressed.lang)
         if data.kind == "k":
             return await self.confirm_press(
                 data, user_id, chat_id, pressed.message_id, pressed.shown
             )
         if data.kind == "g":
             return await self.languages.choose(chat_id, user_id, data.op, pressed.message_id)
-        return await self.rematch(data.match_id, user_id, chat_id)
+        return await self.rematch(data.match_id, user_id, chat_id, pressed.lang)
 
     async def hand_press(self, data: callbacks.Callback, user_id: int, lang: str) -> Answer:
         """A press on a private hand (``lang``: the presser's language)."""
         return await self.hands.press(data, user_id, lang)
 
     async def lobby_press(
-        self, data: callbacks.Callback, user_id: int, name: str, chat_id: int
+        self, data: callbacks.Callback, user_id: int, name: str, chat_id: int, lang: str
     ) -> Answer:
-        """A press on a lobby."""
-        return await self.lobby.press(data, user_id, name, chat_id)
+        """A press on a lobby (``lang``: the presser's language)."""
+        return await self.lobby.press(data, user_id, name, chat_id, lang)
 
     async def confirm_press(
         self,
@@ -197,9 +197,9 @@ class Tavolo:
         """A yes or no to a question."""
         return await self.questions.answer(data, user_id, chat_id, message_id, shown)
 
-    async def rematch(self, match_id: int, user_id: int, chat_id: int) -> Answer:
+    async def rematch(self, match_id: int, user_id: int, chat_id: int, lang: str) -> Answer:
         """The rematch button (:meth:`bot.lobby.Lobby.rematch`)."""
-        return await self.lobby.rematch(match_id, user_id, chat_id, self.user_lang(user_id))
+        return await self.lobby.rematch(match_id, user_id, chat_id, lang)
 
     # --- commands ------------------------------------------------------------------------------
 
