@@ -17,7 +17,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Final
+from typing import Any, Final
 
 from storage.records import ChatSettings, MatchRecord, SeatRecord, UserRecord
 
@@ -92,6 +92,16 @@ class Kept:
     def keep_match(self, record: MatchRecord) -> None:
         """Keep a match as read or written (its options copied)."""
         self.keep(MATCH, record.id, replace(record, options=copy.deepcopy(record.options)))
+
+    def changed(self, before: MatchRecord | None, seat: int | None = None, **fields: Any) -> None:
+        """Keep a match as a write left it: ``before`` (as kept before the write; None: it
+        was not kept) with ``fields`` of the match, or of seat ``seat``, changed."""
+        if before is None:
+            return
+        if seat is None:
+            self.keep_match(replace(before, **fields))
+        else:
+            self.keep_match(with_seat(before, seat, lambda kept: replace(kept, **fields)))
 
     def user(self, user_id: int) -> UserRecord | Absent | None:
         """The kept user, :data:`ABSENT` when the database has none, None when not kept."""

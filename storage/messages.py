@@ -4,7 +4,6 @@ seat's hand keyboard between presses."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import datetime
 from typing import Any, NoReturn
 
@@ -14,7 +13,7 @@ from sqlmodel import col
 
 from storage.base import UNCHANGED, StoreBase, Unchanged, _check_when, _dump
 from storage.errors import MatchNotFound, SeatError, StaleVersion
-from storage.kept import MATCH, with_seat
+from storage.kept import MATCH
 from storage.models import MatchTable, SeatTable
 from storage.records import KEEP, Keep, SeatUI
 from storage.rows import _UI_COLUMNS, _as_read, _changed_ui, _ui
@@ -33,8 +32,7 @@ class MessageStore(StoreBase):
             )
             if done.rowcount != 1:
                 raise MatchNotFound(self.database, match_id)
-        if before is not None:
-            self._kept.keep_match(replace(before, **_as_read(values)))
+        self._kept.changed(before, **_as_read(values))
 
     def _update_seat(self, match_id: int, seat: int, **values: Any) -> None:
         """Set columns of a seat that are fields of its record, by the same names."""
@@ -47,8 +45,7 @@ class MessageStore(StoreBase):
             )
             if done.rowcount != 1:
                 self._no_seat(db, match_id, seat)
-        if before is not None:
-            self._kept.keep_match(with_seat(before, seat, lambda kept: replace(kept, **values)))
+        self._kept.changed(before, seat, **values)
 
     def _no_seat(self, db: Connection, match_id: int, seat: int) -> NoReturn:
         query = sa_select(col(MatchTable.id)).where(col(MatchTable.id) == match_id)
@@ -112,11 +109,8 @@ class MessageStore(StoreBase):
                 .values(shown_hand=hand, summary_message_id=None)
             )
         taken = bool(done.rowcount == 1)
-        if before is not None:
-            changed: dict[str, Any] = (
-                {"shown_hand": hand, "summary_message_id": None} if taken else {}
-            )
-            self._kept.keep_match(replace(before, **changed))
+        shown: dict[str, Any] = {"shown_hand": hand, "summary_message_id": None} if taken else {}
+        self._kept.changed(before, **shown)
         return taken
 
     def set_summary_message(self, match_id: int, message_id: int) -> None:
@@ -133,8 +127,7 @@ class MessageStore(StoreBase):
                 .where(col(MatchTable.id) == match_id, col(MatchTable.end_shown).is_(False))
                 .values(end_shown=True)
             )
-        if before is not None:
-            self._kept.keep_match(replace(before, end_shown=True))
+        self._kept.changed(before, end_shown=True)
         return bool(done.rowcount == 1)
 
     def set_recap_hand(self, match_id: int, seat: int, hand: int) -> None:
@@ -173,9 +166,8 @@ class MessageStore(StoreBase):
                 .values(hand_message_id=message_id, **shows)
             )
         stored = bool(done.rowcount == 1)
-        if before is not None and stored:
-            changed: dict[str, Any] = {"hand_message_id": message_id, **shows}
-            self._kept.keep_match(with_seat(before, seat, lambda kept: replace(kept, **changed)))
+        if stored:
+            self._kept.changed(before, seat, hand_message_id=message_id, **shows)
         return stored
 
     def set_turn_message(
@@ -211,9 +203,7 @@ class MessageStore(StoreBase):
                 )
                 .values(**gone)
             )
-        if before is not None:
-            changed: dict[str, Any] = gone if done.rowcount == 1 else {}
-            self._kept.keep_match(with_seat(before, seat, lambda kept: replace(kept, **changed)))
+        self._kept.changed(before, seat, **(gone if done.rowcount == 1 else {}))
 
     def set_deadline(self, match_id: int, when: datetime | None, seat: int | None = None) -> None:
         """Set the turn deadline (timezone-aware) of ``seat``, or clear it with None."""
@@ -273,6 +263,5 @@ class MessageStore(StoreBase):
                 ui = self._ui_of(db, match_id, seat)
             if done.rowcount != 1:
                 raise StaleVersion(self.database, match_id, expected_version, ui.version, seat)
-        if before is not None:
-            self._kept.keep_match(with_seat(before, seat, lambda kept: replace(kept, ui=ui)))
+        self._kept.changed(before, seat, ui=ui)
         return ui
