@@ -35,6 +35,7 @@ from engine import scala40, scopone
 from engine.scala40.greedy import greedy_action
 from engine.scopone.greedy import greedy_action as scopone_greedy
 from storage import Store
+from testkit import duello
 
 NAMES = ["<Anna & Co>", "Luca", "Marco", "Sara"]
 
@@ -544,6 +545,23 @@ class TestNamesAreIsolated:
         assert "▫️ \u2068Aisha عائشة\u2069 · 13 carte · 0 pt" in text.splitlines()
         assert turn_line("it", name_of(names, 1)) == "Tocca ad <b>\u2068Aisha عائشة\u2069</b>"
         assert side_name(names, [0, 0], 0) == "\u2068\u202eAnna\u2069 + \u2068Aisha عائشة\u2069"
+
+    @pytest.mark.parametrize(
+        ("lang", "line"), [("it", "Opzioni: predefinite"), ("en", "Options: the defaults")]
+    )
+    def test_a_lobby_of_a_game_that_names_no_option(
+        self, lang: str, line: str, tmp_path: Path
+    ) -> None:
+        """A game whose lobby always names none of its options (the tests' own third game),
+        left as it comes, says so in words (it read "Opzioni: opt. None")."""
+        with duello.registered():
+            store = Store.open(f"sqlite:///{tmp_path / 'd.db'}")
+            try:
+                record = store.create_match(-5, "duello", {}, 1, "Anna", seed=3)
+            finally:
+                store.close()
+            text, _ = lobby_view(record, lang)
+        assert line in text.splitlines()
 
     def test_lobby_and_pairs(self, tmp_path: Path) -> None:
         store = Store.open(f"sqlite:///{tmp_path / 'l.db'}")
