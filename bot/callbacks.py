@@ -1,7 +1,7 @@
 """The one codec for inline-button callback data (ASCII, at most 64 bytes).
 
 Every button names the match, and for hand buttons the seat and the context the keyboard was
-drawn in (:func:`bot.hand_ui.context_token`: the hand and the pending step), so a press can be
+drawn in (:func:`bot.hand.state.context_token`: the hand and the pending step), so a press can be
 checked against the stored state after a restart or on another instance:
 
 - hand:   ``h:<match>:<seat>:<context>:<op>[:<arg>]``  (``h:12:0:kqzpam:t:5H.0`` toggles 5H)

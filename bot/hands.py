@@ -8,7 +8,7 @@ from dataclasses import replace
 from bot import callbacks
 from bot.answer import Answer
 from bot.games import HandPress, ui_for
-from bot.hand_ui import HandUI, Op, context_token
+from bot.hand.state import HandUI, Op, context_token
 from bot.i18n import t
 from bot.matches import Matches, save_ui, ui_of
 from bot.moves import Moves

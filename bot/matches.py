@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from bot.hand_ui import HandUI, decode_step, encode_step
+from bot.hand.state import HandUI, decode_step, encode_step
 from bot.render.table import table_names
 from engine.games import GameMatch, GameSpec, game
 from storage import MatchNotFound, MatchRecord, SeatRecord, SeatUI, Store

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.answer import Answer, engine_error
 from bot.games import ui_for
-from bot.hand_ui import HandUI, cleared
+from bot.hand.state import HandUI, cleared
 from bot.i18n import t
 from bot.matches import Matches, save_ui, seat_ui, ui_of
 from bot.shows import Shows

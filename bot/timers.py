@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from bot.delivery import Outbox, Priority
-from bot.hand_ui import cleared
+from bot.hand.state import cleared
 from bot.i18n import t
 from bot.matches import Matches, ui_of
 from bot.moves import Moves, reminder_at

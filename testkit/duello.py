@@ -25,10 +25,10 @@ from telegram import InlineKeyboardMarkup
 from bot import games as bot_games
 from bot.answer import Answer
 from bot.games.base import HandPress
-from bot.hand_ui import HandUI, Op, cleared
+from bot.hand.keys import HandKeys
+from bot.hand.state import HandUI, Op, cleared
 from bot.i18n import CATALOGS
 from bot.render import Rendered
-from bot.render.hand import HandKeys
 from engine import games
 from engine.actions import ABANDON, END, STOP, TIMEOUT
 from engine.ai import LEVELS

@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any, Protocol
 
 from bot.answer import Answer
-from bot.hand_ui import HandUI, Op
+from bot.hand.state import HandUI, Op
 from bot.render import Rendered
 from engine.games import GameMatch
 from storage import MatchRecord

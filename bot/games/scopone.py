@@ -12,11 +12,11 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.answer import Answer
 from bot.callbacks import button_index
 from bot.games.base import HandPress
-from bot.hand_ui import Capture, HandUI, Op, cleared
+from bot.hand.keys import HandKeys, count_lines, header_line, rows, score_lines, since_lines
+from bot.hand.state import Capture, HandUI, Op, cleared
 from bot.i18n import t
 from bot.render import Rendered
 from bot.render import cards as show
-from bot.render.hand import HandKeys, count_lines, header_line, rows, score_lines, since_lines
 from bot.render.length import clip
 from bot.render.table import (
     header,

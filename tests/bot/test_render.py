@@ -13,7 +13,9 @@ from telegram import InlineKeyboardMarkup
 from bot.delivery import outbox as delivery
 from bot.games import scala40 as scala40_ui
 from bot.games import scopone as scopone_ui
-from bot.hand_ui import Attach, Capture, HandUI, context_token
+from bot.games.scala40 import hand as s40_hand
+from bot.games.scala40 import table as s40_table
+from bot.hand.state import Attach, Capture, HandUI, context_token
 from bot.i18n import isolated
 from bot.lobby_view import lobby_view
 from bot.render.cards import card as pretty
@@ -54,22 +56,22 @@ class TestMoveLines:
     def test_scala40_moves(self) -> None:
         names = ["Anna", "Luca"]
         assert (
-            scala40_ui.move_line("it", names, 0, "open 9H 9S 9D | 10C JC QC") == "Anna apre con 57"
+            s40_table.move_line("it", names, 0, "open 9H 9S 9D | 10C JC QC") == "Anna apre con 57"
         )
-        assert scala40_ui.move_line("it", names, 1, "discard 7H") == "Luca scarta 7♥"
-        assert scala40_ui.move_line("en", names, 1, "take attach 3 7H") == (
+        assert s40_table.move_line("it", names, 1, "discard 7H") == "Luca scarta 7♥"
+        assert s40_table.move_line("en", names, 1, "take attach 3 7H") == (
             "Luca takes the discard, adds 7♥ to meld 3"
         )
-        assert scala40_ui.move_line("en", names, 1, "take attach 3 7H", "7H") == (
+        assert s40_table.move_line("en", names, 1, "take attach 3 7H", "7H") == (
             "Luca takes 7♥, adds 7♥ to meld 3"
         )
-        assert scala40_ui.move_line("it", names, 0, "meld 5S 6S 7S 8S") == "Anna cala 5♠–8♠"
-        assert scala40_ui.move_line("it", names, 0, "take") == "Anna raccoglie lo scarto"
-        assert scala40_ui.move_line("it", names, 0, "draw") == "Anna pesca"
+        assert s40_table.move_line("it", names, 0, "meld 5S 6S 7S 8S") == "Anna cala 5♠–8♠"
+        assert s40_table.move_line("it", names, 0, "take") == "Anna raccoglie lo scarto"
+        assert s40_table.move_line("it", names, 0, "draw") == "Anna pesca"
 
     def test_recent_moves_leave_out_draws_and_name_the_card_taken(self) -> None:
         history = [(0, "draw"), (0, "discard 7H"), (1, "take meld 7H 8H 9H"), (1, "discard 2S")]
-        assert scala40_ui.recent_moves("it", ["Anna", "Luca"], history) == [
+        assert s40_table.recent_moves("it", ["Anna", "Luca"], history) == [
             "Anna scarta 7♥",
             "Luca prende 7♥ e cala 7♥–9♥",
             "Luca scarta 2♠",
@@ -87,7 +89,7 @@ class TestMoveLines:
         )
 
     def test_names_are_escaped(self) -> None:
-        line = scala40_ui.move_line("it", NAMES, 0, "draw")
+        line = s40_table.move_line("it", NAMES, 0, "draw")
         assert line == "&lt;Anna &amp; Co&gt; pesca"
 
 
@@ -95,7 +97,7 @@ class TestScala40Table:
     def test_table_shows_the_position(self) -> None:
         m = scala40.new_match(players=2, seed=11)
         view = m.view(0)
-        text = scala40_ui.table_text(view, ["<Anna & Co>", "Luca"], "it")
+        text = s40_table.table_text(view, ["<Anna & Co>", "Luca"], "it")
         assert "&lt;Anna &amp; Co&gt;" in text and "<Anna" not in text
         assert "Pozzo: " in text and f"Tallone: {view.stock_size}" in text
         assert "Nessun gioco sul tavolo." in text
@@ -108,7 +110,7 @@ class TestScala40Table:
             if m.is_over:
                 break
             m.play(greedy_action(m) if rng.random() < 0.9 else rng.choice(m.legal_actions()))
-            text = scala40_ui.table_text(m.view(0), [n * 8 for n in ["Alessandra"] * 6], "it")
+            text = s40_table.table_text(m.view(0), [n * 8 for n in ["Alessandra"] * 6], "it")
             assert len(text) <= 4096
 
     def test_clip_cuts_lines(self) -> None:
@@ -139,8 +141,8 @@ class TestHandKeyboards:
         seat = m.to_play
         assert seat is not None
         ui = HandUI(selected=("JK#0",), version=123456)
-        text, markup = scala40_ui.hand_message(
-            987654321, seat, m.view(seat), ui, NAMES, "<Gruppo>", "it", scala40_ui.Cockpit()
+        text, markup = s40_hand.hand_message(
+            987654321, seat, m.view(seat), ui, NAMES, "<Gruppo>", "it", s40_hand.Cockpit()
         )
         check_keyboard(markup)
         assert "&lt;Gruppo&gt;" in text
@@ -241,8 +243,8 @@ class TestCockpitHeader:
         options = scala40.Options(pairs=True, format="race")
         m = scala40.new_match(players=4, seed=3, options=options)
         names = ["Anna", "Luca", "Carla", "Dino"]
-        text, _ = scala40_ui.hand_message(
-            1, 0, m.view(0), HandUI(), names, "G", lang, scala40_ui.Cockpit()
+        text, _ = s40_hand.hand_message(
+            1, 0, m.view(0), HandUI(), names, "G", lang, s40_hand.Cockpit()
         )
         assert text.splitlines()[1 : len(expected) + 1] == expected
 
@@ -285,7 +287,7 @@ class TestPhoneFriendly:
         for seed in (26, 33):
             m = crowded_match(4, seed, options)
             assert len(m.view(0).melds) >= 11
-            text = scala40_ui.table_text(m.view(0), TABLE_NAMES[:4], lang, timedelta(minutes=2))
+            text = s40_table.table_text(m.view(0), TABLE_NAMES[:4], lang, timedelta(minutes=2))
             self.fits_a_phone(text)
 
     @pytest.mark.parametrize("lang", ["it", "en"])
@@ -299,7 +301,7 @@ class TestPhoneFriendly:
             while not m.is_over:
                 m.play(greedy_action(m) if rng.random() < 0.9 else rng.choice(m.legal_actions()))
                 view = m.view(0)
-                text = scala40_ui.table_text(
+                text = s40_table.table_text(
                     view, TABLE_NAMES[:4], lang, timedelta(seconds=90), SEAL
                 )
                 self.fits_a_phone(text, exact=False)
@@ -319,7 +321,7 @@ class TestPhoneFriendly:
     def test_hands(self, lang: str) -> None:
         m = crowded_match()
         for seat in range(6):
-            text, markup = scala40_ui.hand_message(
+            text, markup = s40_hand.hand_message(
                 1,
                 seat,
                 m.view(seat),
@@ -327,7 +329,7 @@ class TestPhoneFriendly:
                 [short_name(name) for name in LONG_NAMES],  # as the table cuts them
                 "Circolo del giovedì",
                 lang,
-                scala40_ui.Cockpit(left=timedelta(seconds=100)),
+                s40_hand.Cockpit(left=timedelta(seconds=100)),
             )
             self.fits(text, self.HAND)
             self.fits_a_phone_width(text)
@@ -367,8 +369,8 @@ class TestPhoneFriendly:
             m.play(greedy_action(m))
             for seat in range(4):
                 for ui in (HandUI(), HandUI(step=Attach(None))):
-                    cockpit = scala40_ui.Cockpit(left=timedelta(seconds=100))
-                    text, _ = scala40_ui.hand_message(
+                    cockpit = s40_hand.Cockpit(left=timedelta(seconds=100))
+                    text, _ = s40_hand.hand_message(
                         1, seat, m.view(seat), ui, names, group, lang, cockpit
                     )
                     self.fits_a_phone_width(text)
@@ -470,7 +472,7 @@ class TestPhoneFriendly:
             m.play(greedy_action(m))
         sides = list(m.view(0).sides)
         names = [short_name(name) for name in LONG_NAMES]  # as the table cuts them
-        self.fits(scala40_ui.hand_result_text(m.last_hand, names, sides, lang), self.RESULT)
+        self.fits(s40_table.hand_result_text(m.last_hand, names, sides, lang), self.RESULT)
         mp, vp = [10, -2, -2, -2, -2, -2], [20, 0, 0, 0, 0, 0]
         self.fits(match_result_text(mp, vp, [0], LONG_NAMES, lang, False), self.RESULT)
 
@@ -540,7 +542,7 @@ class TestNamesAreIsolated:
 
     def test_table_lines(self) -> None:
         names = ["\u202eAnna", "Aisha عائشة"]
-        text = scala40_ui.table_text(scala40.new_match(players=2, seed=11).view(0), names, "it")
+        text = s40_table.table_text(scala40.new_match(players=2, seed=11).view(0), names, "it")
         assert "👉 \u2068\u202eAnna\u2069 · 13 carte · 0 pt" in text.splitlines()
         assert "▫️ \u2068Aisha عائشة\u2069 · 13 carte · 0 pt" in text.splitlines()
         assert turn_line("it", name_of(names, 1)) == "Tocca ad <b>\u2068Aisha عائشة\u2069</b>"

@@ -6,6 +6,8 @@ import pytest
 
 from bot.games import scala40 as scala40_ui
 from bot.games import scopone as scopone_ui
+from bot.games.scala40 import presses as s40_presses
+from bot.games.scala40 import table as s40_table
 from bot.i18n import t
 from bot.options_ui import rules_lines, value_text
 from bot.render.table import match_result_text, names_list
@@ -83,7 +85,7 @@ class TestScala40HandEnd:
             totals=[40, 105, 60],
             eliminated=[1],
         )
-        text = scala40_ui.hand_result_text(result, ["Anna", "Luca", "Bea"], [0, 1, 2], "it")
+        text = s40_table.hand_result_text(result, ["Anna", "Luca", "Bea"], [0, 1, 2], "it")
         assert text.splitlines()[-2:] == [
             "Totali: Anna 40 · Luca 105 · Bea 60",
             "❌ Luca è fuori con 105 punti.",
@@ -106,7 +108,7 @@ class TestScala40HandEnd:
             hands_won=[1, 0],
         )
         names, sides = ["Anna", "Luca", "Bea", "Dino"], [0, 1, 0, 1]
-        assert scala40_ui.hand_result_text(result, names, sides, "it", "points", 201).split(
+        assert s40_table.hand_result_text(result, names, sides, "it", "points", 201).split(
             "\n"
         ) == [
             "🏁 <b>Mano 2</b>: Anna chiude in mano",
@@ -118,7 +120,7 @@ class TestScala40HandEnd:
             "Totali: Anna + Bea 0 · Luca + Dino 140",
             "si esce a 201",
         ]
-        text = scala40_ui.hand_result_text(result, names, sides, "en", "hands")
+        text = s40_table.hand_result_text(result, names, sides, "en", "hands")
         assert text.split("\n")[2:] == [
             "Anna: closed → 0",
             "Luca: 40 (K♠ Q♠)",
@@ -127,12 +129,12 @@ class TestScala40HandEnd:
             "Totals: Anna + Bea 0 · Luca + Dino 140",
             "Hands won: Anna + Bea 1 · Luca + Dino 0",
         ]
-        recap = scala40_ui.hand_recap(result, 3, names, sides, "it", "points", 201)
+        recap = s40_table.hand_recap(result, 3, names, sides, "it", "points", 201)
         assert recap.split("\n")[2:4] == [
             "Non hai calato: 100 fissi.",
             "Le tue carte ne varrebbero 2 (2♣)",
         ]
-        recap = scala40_ui.hand_recap(result, 2, names, sides, "en", "points", 201)
+        recap = s40_table.hand_recap(result, 2, names, sides, "en", "points", 201)
         assert recap.split("\n")[2:4] == ["Your cards: 0, your partner closed", "(7♥ 8♥)"]
 
     def test_an_eliminated_seat_shows_no_cards(self) -> None:
@@ -201,9 +203,9 @@ class TestOptionValues:
 class TestHints:
     def test_a_hint_is_a_sentence(self) -> None:
         action = scala40.parse_action("attach 3 JH")
-        assert scala40_ui.hint_text("it", action) == "Puoi attaccare J♥ al gioco 3."
+        assert s40_presses.hint_text("it", action) == "Puoi attaccare J♥ al gioco 3."
         action = scala40.parse_action("meld 7H 8H 9H")
-        assert scala40_ui.hint_text("en", action) == "You can lay 7♥ 8♥ 9♥."
+        assert s40_presses.hint_text("en", action) == "You can lay 7♥ 8♥ 9♥."
 
 
 class TestRules:

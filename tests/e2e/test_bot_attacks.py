@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.hand_ui import context_token
+from bot.hand.state import context_token
 from bot.i18n import isolated
 from bot.matches import ui_of
 from bot.service import Tavolo

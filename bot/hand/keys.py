@@ -9,7 +9,7 @@ from datetime import timedelta
 from telegram import InlineKeyboardButton
 
 from bot import callbacks
-from bot.hand_ui import HandUI, context_token
+from bot.hand.state import HandUI, context_token
 from bot.i18n import Html, safe, t
 from bot.render.table import left_text, name_of, packed
 

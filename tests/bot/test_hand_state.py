@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.hand_ui import (
+from bot.hand.state import (
     TOP,
     Attach,
     Declare,
@@ -73,7 +73,7 @@ class TestActions:
 
 class TestHintStaging:
     def test_the_discard_is_marked_once(self) -> None:
-        from bot.games.scala40 import mark_top
+        from bot.games.scala40.presses import mark_top
 
         melds = (("9S", "9H", "9D"), ("8C", "9C", "10C"), ("9D", "10D", "JD"))
         assert mark_top(melds, "9D") == (
