@@ -37,7 +37,7 @@ from telegram.error import InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ExtBot
 from tornado.httpserver import HTTPServer
 
-from bot.delivery.outbox import retry_seconds
+from bot.delivery.work import retry_seconds
 from storage import Store
 
 log = logging.getLogger(__name__)

@@ -15,9 +15,18 @@ from hypothesis import strategies as st
 from telegram import Chat, Message, ReplyParameters
 from telegram.error import BadRequest, Forbidden, RetryAfter, TimedOut
 
-from bot.delivery import Outbox, Pace, Priority, Render, SlidingWindow, TokenBucket, digest
-from bot.delivery import outbox as outbox_module
-from bot.delivery.limits import rank
+from bot.delivery import (
+    Outbox,
+    Pace,
+    Priority,
+    Render,
+    SlidingWindow,
+    TokenBucket,
+    courier,
+    digest,
+)
+from bot.delivery import work as queued
+from bot.delivery.limits import Gate, rank
 from testkit.fake_telegram import FloodLimits, _Flood
 
 
@@ -214,7 +223,7 @@ async def test_a_wait_for_the_overall_budget_stops_when_told_as_it_is_woken() ->
     cancelled. The budget's waiters are woken many times a second, so the cancel often comes
     in the turn of a wake-up: the wait still stops (with ``asyncio.wait_for``, on Python
     3.11, it went on, and the reply waited behind the table for 3 to 7 s)."""
-    gate = outbox_module.Gate(Pace(), lambda: 0.0)
+    gate = Gate(Pace(), lambda: 0.0)
     for _ in range(gate.window.limit):  # the overall budget is spent
         gate.window.start()
         gate.window.finish(0.0)
@@ -242,8 +251,8 @@ def work_a_group(replies_every: float, until: float, busy: bool = False) -> list
 
     def add(key: str, priority: Priority, expires: float | None = None) -> None:
         now = clock[0]
-        work = outbox_module.Send(key)
-        queue.entries[key] = outbox_module.Entry(key, work, priority, next(seq), now, now, expires)
+        work = queued.Send(key)
+        queue.entries[key] = queued.Entry(key, work, priority, next(seq), now, now, expires)
 
     add("table", Priority.TABLE)
     add("summary", Priority.NOTICE)
@@ -302,7 +311,7 @@ def test_replies_from_many_chats_do_not_hold_a_hand_in_the_overall_budget() -> N
     hand (a table, a summary) waiting meanwhile still gets a place, after the patience."""
     clock = [0.0]
     pace = Pace()
-    gate = outbox_module.Gate(pace, lambda: clock[0])
+    gate = Gate(pace, lambda: clock[0])
     waiting = gate._waiting
     for n, priority in enumerate((Priority.HAND, Priority.TABLE, Priority.NOTICE)):
         waiting[-1 - n] = (priority, 0.0)
@@ -490,7 +499,7 @@ class Away(Exception):
 
 @pytest.fixture
 def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(outbox_module, "STORE_WAIT", 0.01)
+    monkeypatch.setattr(courier, "STORE_WAIT", 0.01)
 
 
 async def test_a_render_the_store_cannot_answer_is_made_once_it_answers(

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from telegram import InlineKeyboardMarkup
 
-from bot.delivery import outbox as delivery
+from bot.delivery import Outbox, courier
 from bot.games import scala40 as scala40_ui
 from bot.games import scopone as scopone_ui
 from bot.games.scala40 import hand as s40_hand
@@ -180,8 +180,8 @@ class TestHandKeyboards:
 class TestOutboxMemory:
     def test_remembers_a_bounded_number_of_messages(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """The digests of what messages show stay bounded: the oldest edited goes first."""
-        monkeypatch.setattr(delivery, "MAX_REMEMBERED", 3)
-        outbox = delivery.Outbox(bot=None, clock=lambda: 0.0)  # type: ignore[arg-type]
+        monkeypatch.setattr(courier, "MAX_REMEMBERED", 3)
+        outbox = Outbox(bot=None, clock=lambda: 0.0)  # type: ignore[arg-type]
         for message_id in range(5):
             outbox.remember(1, message_id, f"d{message_id}")
         outbox.remember(1, 2, "again")

@@ -66,7 +66,7 @@ async def test_what_a_move_shows_goes_out_once_the_database_is_back(
         scala40.Options().to_dict(),
     )  # fmt: skip
     luca = server.user(LUCA)
-    caplog.set_level(logging.WARNING, logger="bot.delivery.outbox")
+    caplog.set_level(logging.WARNING, logger="bot.delivery")
     async with running_bot(server, tmp_path / "o.db") as service:
         await settle(server, service)
         hand_id = service.store.get_match(match_id).seats[1].hand_message_id or 0
@@ -124,7 +124,7 @@ async def test_a_bell_telegram_rang_while_the_database_was_away_is_stored(
         scala40.Options().to_dict(),
     )  # fmt: skip
     luca = server.user(LUCA)
-    caplog.set_level(logging.WARNING, logger="bot.delivery.outbox")
+    caplog.set_level(logging.WARNING, logger="bot.delivery")
     async with running_bot(server, tmp_path / "b.db") as service:
         await settle(server, service)
         hand_id = service.store.get_match(match_id).seats[1].hand_message_id or 0
