@@ -32,8 +32,9 @@ from engine.ai.scala40_reading import (
 )
 from engine.cards import FACE_INDEX, JOKER_FACE
 from engine.scala40.actions import Action
+from engine.scala40.dealing import HAND_SIZE
 from engine.scala40.legal import attachable
-from engine.scala40.match import HAND_SIZE, Match
+from engine.scala40.match import Match
 from engine.scala40.melds import Meld
 from engine.scala40.view import View
 

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from engine.cards import JOKER_FACE
-from engine.scala40.match import HAND_SIZE
+from engine.scala40.dealing import HAND_SIZE
 from engine.scala40.melds import parse_spec
 from engine.scala40.view import View
 
