@@ -124,6 +124,11 @@ def scala40_deck(jokers: bool = True) -> list[int]:
     return [i for i in range(108) if jokers or not is_joker_id(i)]
 
 
+def scala40_sort_key(card: int) -> tuple[int, int]:
+    """Hand order of a physical Scala 40 card: by suit and rank (jokers last), then copy."""
+    return FACE_INDEX[card], card
+
+
 # --- Scopone deck ---------------------------------------------------------------------------
 
 SCOPONE_RANKS = (1, 2, 3, 4, 5, 6, 7, 11, 12, 13)

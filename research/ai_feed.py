@@ -27,6 +27,14 @@ from collections.abc import Sequence
 
 from engine.ai import learned
 from engine.ai import scala40 as ai
+from engine.ai.scala40_discard import (
+    FEED_FEATURES,
+    FEED_REGIMES,
+    DiscardContext,
+    feed_features,
+    feed_regime,
+)
+from engine.ai.scala40_reading import token_face
 from engine.scala40 import Action, Match
 from research.ai_learn import (
     accumulate,
@@ -44,7 +52,7 @@ Candidate = tuple[tuple[float, ...], int, bool]
 Position = tuple[str, list[Candidate]]
 """One decision: the feed regime and its candidates."""
 
-DANGER = ai.FEED_FEATURES.index("danger")
+DANGER = FEED_FEATURES.index("danger")
 MODEL = (
     "Scala 40 esperto's feed model (feed_chance): a linear probability that the next player takes "
     "a discard, linear in feed_features; one model while that player has not opened (closed), "
@@ -70,8 +78,8 @@ def fed(match: Match, action: Action) -> int | None:
 
 def _position(match: Match, seat: int, choice: Action) -> Position | None:
     """Every distinct discard of ``seat`` here, with its features and whether it fed."""
-    context = ai.DiscardContext.of(match, match.view(seat))
-    regime = ai.feed_regime(context)
+    context = DiscardContext.of(match, match.view(seat))
+    regime = feed_regime(context)
     distinct = distinct_discards(match.legal_actions())
     if regime is None or len(distinct) < 2:
         return None
@@ -80,7 +88,7 @@ def _position(match: Match, seat: int, choice: Action) -> Position | None:
         label = fed(match, action)
         if label is None:
             return None
-        features = ai.feed_features(context, ai.token_face(action.card))
+        features = feed_features(context, token_face(action.card))
         candidates.append((features, label, action.card == choice.card))
     return regime, candidates
 
@@ -93,7 +101,7 @@ def deal_positions(task: tuple[int, str]) -> list[Position]:
 
 def fit(positions: Sequence[Position], regime: str, ridge: float) -> list[float]:
     """Ridge regression of the labels on the features (the first, ``bias``, unpenalized)."""
-    size = len(ai.FEED_FEATURES)
+    size = len(FEED_FEATURES)
     gram = [[0.0] * size for _ in range(size)]
     moment = [0.0] * size
     for kind, candidates in positions:
@@ -165,11 +173,11 @@ def main(argv: list[str]) -> int:
     print(
         f"ai-feed, behaviour {args.behaviour}: {len(train)} positions fitted, {len(held)} held out"
     )
-    for regime in ai.FEED_REGIMES:
+    for regime in FEED_REGIMES:
         print("held out, " + report(held, regime, fit(train, regime, args.ridge)))
     every = {
-        regime: dict(zip(ai.FEED_FEATURES, fit(train + held, regime, args.ridge), strict=True))
-        for regime in ai.FEED_REGIMES
+        regime: dict(zip(FEED_FEATURES, fit(train + held, regime, args.ridge), strict=True))
+        for regime in FEED_REGIMES
     }
     print("FEED_WEIGHTS (fitted on every deal):")
     for regime, weights in every.items():
@@ -184,7 +192,7 @@ def main(argv: list[str]) -> int:
         }
         content = learned.document(
             MODEL,
-            ai.FEED_FEATURES,
+            FEED_FEATURES,
             rounded,
             provenance("research.ai_feed", argv, args, METHOD, len(train) + len(held)),
         )

@@ -37,6 +37,13 @@ from typing import Any, TypeVar
 
 from engine.ai import learned
 from engine.ai import scala40 as ai
+from engine.ai.scala40_discard import (
+    DISCARD_FEATURES,
+    DiscardContext,
+    discard_features,
+    heuristic_key,
+)
+from engine.ai.scala40_reading import token_face
 from engine.scala40 import Action, Match, Options, new_match
 
 T = TypeVar("T")
@@ -64,8 +71,8 @@ def heuristic(match: Match, seed: int = 0) -> Action:
     seat = match.to_play
     assert seat is not None
     discards = ai.discard_options(match.legal_actions())
-    context = ai.DiscardContext.of(match, match.view(seat))
-    return min(discards, key=ai.heuristic_key(context))
+    context = DiscardContext.of(match, match.view(seat))
+    return min(discards, key=heuristic_key(context))
 
 
 BEHAVIOURS: dict[str, Callable[[Match, int], Action]] = {
@@ -102,7 +109,7 @@ def _position(
     distinct = distinct_discards(match.legal_actions())
     if len(distinct) < 2:
         return None
-    context = ai.DiscardContext.of(match, match.view(seat))
+    context = DiscardContext.of(match, match.view(seat))
     state = match.to_json()
     rows: Position = []
     for action in distinct:
@@ -111,7 +118,7 @@ def _position(
         points = play_out(trial, seat, policy)
         if points is None:
             return None
-        features = ai.discard_features(context, ai.token_face(action.card))
+        features = discard_features(context, token_face(action.card))
         rows.append((features, points, action.card == choice.card))
     return rows
 
@@ -250,7 +257,7 @@ def accumulate(gram: list[list[float]], moment: list[float], x: Sequence[float],
 
 def fit(positions: Sequence[Position], ridge: float) -> list[float]:
     """Ridge regression of points on features, both relative to their mean in each position."""
-    size = len(ai.DISCARD_FEATURES)
+    size = len(DISCARD_FEATURES)
     gram = [[0.0] * size for _ in range(size)]
     moment = [0.0] * size
     for position in positions:
@@ -302,14 +309,14 @@ def main(argv: list[str]) -> int:
         f"held out, points per decision: fitted {fitted:+.2f}, behaviour {chosen:+.2f}, "
         f"best in hindsight {best:+.2f}"
     )
-    every = dict(zip(ai.DISCARD_FEATURES, fit(train + held, args.ridge), strict=True))
+    every = dict(zip(DISCARD_FEATURES, fit(train + held, args.ridge), strict=True))
     print("DISCARD_WEIGHTS (fitted on every deal):")
     for name, weight in every.items():
         print(f'    "{name}": {weight:.4f},')
     if args.write:
         content = learned.document(
             MODEL,
-            ai.DISCARD_FEATURES,
+            DISCARD_FEATURES,
             {name: round(weight, 4) for name, weight in every.items()},
             provenance("research.ai_learn", argv, args, METHOD, len(train) + len(held)),
         )

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from bench.ai_scala40 import mean_ci
 from engine.ai import scala40 as ai
+from engine.ai.scala40_discard import best_scored_discard
 from engine.scala40 import Action, Match, Options, new_match
 from research.ai_learn import distinct_discards, play_out
 
@@ -52,7 +53,7 @@ def oracle(match: Match, seed: int = 0) -> Action:
     safe = [a for a in discards if not feeds_next(match, a)]
     if len(safe) in (0, len(discards)):
         return ai.esperto_plain(match)
-    return ai.best_scored_discard(match, match.view(seat), safe)
+    return best_scored_discard(match, match.view(seat), safe)
 
 
 def seer(match: Match, seed: int = 0) -> Action:

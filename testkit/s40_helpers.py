@@ -15,9 +15,8 @@ from collections.abc import Iterable, Sequence
 import pytest
 
 from engine import IllegalAction
-from engine.cards import FACES, scala40_deck
+from engine.cards import FACES, scala40_deck, scala40_sort_key
 from engine.scala40 import Match, Options, new_match
-from engine.scala40.match import sort_key
 from engine.scala40.melds import build_meld, parse_specs, resolve
 
 JOKER_IDS = (52, 53, 106, 107)
@@ -44,7 +43,7 @@ def ids(text: str, used: set[int] | None = None) -> list[int]:
 
 def text(cards: Iterable[int]) -> str:
     """Cards in notation, in hand order (suit then rank, jokers last)."""
-    return " ".join(str(FACES[c]) for c in sorted(cards, key=sort_key))
+    return " ".join(str(FACES[c]) for c in sorted(cards, key=scala40_sort_key))
 
 
 def arrange(

@@ -12,13 +12,6 @@ PRODUCT = ("engine", "storage", "bot")
 
 LONGEST = 600
 """Lines a product file may hold."""
-LONGER_TODAY = {
-    "engine/scala40/match.py": 1170,
-    "engine/ai/scala40.py": 975,
-    "engine/scala40/melds.py": 645,
-}
-"""The files over :data:`LONGEST` lines today, each at most its size now (issue 26 splits
-them; a file that shrinks lowers its line here, one that is split leaves the list)."""
 
 
 def sources(*folders: str) -> list[Path]:
@@ -99,12 +92,10 @@ def test_the_bots_building_blocks_never_import_what_stands_above_them() -> None:
 
 
 def test_files_stay_a_size_one_can_read() -> None:
-    """No product file over :data:`LONGEST` lines, but those listed today, none longer."""
+    """No product file over :data:`LONGEST` lines."""
     lines = {
         str(path.relative_to(ROOT)): len(path.read_text().splitlines())
         for path in sources(*PRODUCT)
     }
-    too_long = {
-        name: count for name, count in lines.items() if count > LONGER_TODAY.get(name, LONGEST)
-    }
+    too_long = {name: count for name, count in lines.items() if count > LONGEST}
     assert too_long == {}

@@ -35,6 +35,10 @@ public history (``view.history``: what each player discarded, took, or refused t
   Holding back wins when its mean is higher. ``budget`` counts play-outs (``DEFAULT_BUDGET``),
   never seconds.
 
+The discard's models live in :mod:`engine.ai.scala40_discard`, what the seat reads of its cards
+and of the public history (``usefulness``, ``danger``, ``known_pile``, ...) in
+:mod:`engine.ai.scala40_reading`; the players and the chiusura search are here.
+
 The weights of the two linear models are learned offline and shipped as data files,
 ``engine/ai/weights/scala40_discard.json`` (``DISCARD_WEIGHTS``) and ``scala40_feed.json``
 (``FEED_WEIGHTS``), each with how it was made; ``engine.ai.learned`` loads them at import and
@@ -48,16 +52,22 @@ are in docs/ai.md; the figures and the commands that print them in docs/performa
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from engine.ai import LEVELS, learned
-from engine.cards import FACE_INDEX, JOKER_FACE, scala40_deck
+from engine.ai import LEVELS
+from engine.ai.scala40_discard import DiscardContext, best_scored_discard
+from engine.ai.scala40_reading import (
+    face_copies,
+    known_pile,
+    penalty_points,
+    token_face,
+    usefulness,
+)
+from engine.cards import FACE_INDEX, scala40_deck
 from engine.scala40.actions import Action
 from engine.scala40.legal import attachable
-from engine.scala40.match import HAND_SIZE, Match
-from engine.scala40.melds import Meld, parse_spec
+from engine.scala40.match import Match
 from engine.scala40.scoring import hand_penalty
 from engine.scala40.solver import solve
 from engine.scala40.view import View
@@ -72,44 +82,7 @@ MATCH_BONUS = 60.0
 doubled points matter most when they push an opponent past the limit."""
 MAX_PLAY_OUT = 3000
 
-JOKER_USEFULNESS = 100.0
-DANGER_WEIGHT = 1.0
-RUN_WEIGHT = 1.5
-GAP_WEIGHT = 0.5
-TWIN_DISCOUNT = 0.5
 _PLAY_ORDER = {"open": 0, "meld": 1, "swap": 2, "attach": 3}
-
-DISCARD_FEATURES = (
-    "useful",  # esperto_usefulness of the card
-    "facile_useful",  # usefulness of the card (facile's count)
-    "same_rank",  # cards of its rank in other suits in hand
-    "run_neighbours",  # run neighbours in hand
-    "gap_neighbours",  # cards of its suit two ranks away in hand
-    "twin",  # 1 when the hand holds the card twice
-    "penalty",  # penalty points / 10
-    "penalty_open",  # penalty points / 10 once open
-    "danger",  # danger (feeding the next player)
-    "set_feed",  # pairs of other suits of its rank still unseen
-    "run_feed",  # runs of three through it whose two other cards are unseen
-    "outs",  # unseen cards that would make it a meld of three with one card in hand
-    "thrown_near",  # cards near it the next player threw or refused
-    "taken_near",  # cards near it the next player took
-    "open_feed",  # set_feed + run_feed when the next player is open
-    "high_closed",  # 1 for a card from 10 to ace before opening
-    "penalty_late",  # penalty points / 10 times how few cards the next player holds
-    "useful_open",  # useful once open
-    "danger_open",  # danger once open
-    "joker",  # 1 for a joker
-    "set_feed_late",  # set_feed times how far the stock is drawn
-    "run_feed_late",  # run_feed times how far the stock is drawn
-)
-"""What ``discard_features`` measures of a discard, in order (see ``DISCARD_WEIGHTS``)."""
-
-DISCARD_WEIGHTS: dict[str, float] = learned.load_linear("scala40_discard", DISCARD_FEATURES)
-"""The weight of each of ``DISCARD_FEATURES`` in ``discard_score``, from
-``weights/scala40_discard.json`` (a ridge regression of the points a discard brought, against the
-other discards of the same position, on real hands against ``facile``; the file says how it was
-made: ``python -m research.ai_learn``)."""
 
 
 def choose(match: Match, level: str = "facile", seed: int = 0, budget: int | None = None) -> Action:
@@ -122,57 +95,6 @@ def choose(match: Match, level: str = "facile", seed: int = 0, budget: int | Non
     if level == "esperto":
         return esperto(match, seed, budget)
     raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
-
-
-# --- Card arithmetic on faces ---------------------------------------------------------------
-
-
-def token_face(token: str) -> int:
-    """The face (0-51, or ``JOKER_FACE``) of a card token: ``7H``, ``JK``, or ``JK=7H``."""
-    return parse_spec(token)[0]
-
-
-def _penalty(face: int) -> int:
-    """Penalty points of a face (S40-11.2, an ace counted 11)."""
-    if face == JOKER_FACE:
-        return 25
-    rank = face % 13 + 1
-    return 11 if rank == 1 else min(rank, 10)
-
-
-def _run_gap(a: int, b: int) -> int:
-    """Rank distance of two faces of one suit in a run (the ace low or high), large otherwise."""
-    if a // 13 != b // 13 or a == b:
-        return 99
-    ra, rb = a % 13 + 1, b % 13 + 1
-    best = abs(ra - rb)
-    if ra == 1:
-        best = min(best, 14 - rb)
-    if rb == 1:
-        best = min(best, 14 - ra)
-    return best
-
-
-def usefulness(hand: Sequence[int]) -> dict[int, float]:
-    """How many potential melds each face of ``hand`` (faces) belongs to, as ``facile`` counts.
-
-    Cards of the same rank in other suits (a pair or set), cards of the same suit within a gap of
-    one rank (a near run); a joker is the most useful card.
-
-    >>> from engine.cards import parse_cards, face_index
-    >>> u = usefulness([face_index(c) for c in parse_cards("7H 8H 7S KD JK")])
-    >>> u[face_index(parse_cards("7H")[0])], u[face_index(parse_cards("KD")[0])], u[52]
-    (2.0, 0.0, 100.0)
-    """
-    naturals = sorted({f for f in hand if f != JOKER_FACE})
-    out: dict[int, float] = {}
-    for face in naturals:
-        same_rank = sum(1 for g in naturals if g != face and g % 13 == face % 13)
-        near = sum(1 for g in naturals if _run_gap(face, g) <= 2)
-        out[face] = float(same_rank + near)
-    if JOKER_FACE in hand:
-        out[JOKER_FACE] = JOKER_USEFULNESS
-    return out
 
 
 # --- facile -----------------------------------------------------------------------------------
@@ -264,90 +186,15 @@ def _facile_discard(match: Match, actions: Sequence[Action]) -> Action:
     discards = discard_options(actions)
     return min(
         discards,
-        key=lambda a: (use.get(token_face(a.card), 0.0), -_penalty(token_face(a.card)), a.card),
+        key=lambda a: (
+            use.get(token_face(a.card), 0.0),
+            -penalty_points(token_face(a.card)),
+            a.card,
+        ),
     )
 
 
-# --- What the public history tells ------------------------------------------------------------
-
-
-RECENT_TURNS = 2
-"""How many of a player's last turns count as recent (``_History.recent_discarded``)."""
-
-
-class _History:
-    """Per seat: faces taken from the discard pile, faces discarded, faces refused; and the
-    faces discarded and refused in the seat's last ``RECENT_TURNS`` turns."""
-
-    def __init__(self, view: View) -> None:
-        players = view.players
-        self.taken: list[list[int]] = [[] for _ in range(players)]
-        self.discarded: list[list[int]] = [[] for _ in range(players)]
-        self.refused: list[list[int]] = [[] for _ in range(players)]
-        turns = [0] * players
-        discarded_at: list[list[tuple[int, int]]] = [[] for _ in range(players)]
-        refused_at: list[list[tuple[int, int]]] = [[] for _ in range(players)]
-        top: int | None = None
-        for seat, text in view.history:
-            if text.startswith("discard"):
-                top = token_face(text.split()[1])
-                self.discarded[seat].append(top)
-                discarded_at[seat].append((turns[seat], top))
-                turns[seat] += 1
-            elif text.startswith("take"):
-                if top is not None:
-                    self.taken[seat].append(top)
-                top = None
-            elif text == "draw" and top is not None:
-                self.refused[seat].append(top)
-                refused_at[seat].append((turns[seat], top))
-        self.recent_discarded = [
-            [f for turn, f in discarded_at[s] if turns[s] - turn <= RECENT_TURNS]
-            for s in range(players)
-        ]
-        self.recent_refused = [
-            [f for turn, f in refused_at[s] if turns[s] - turn <= RECENT_TURNS]
-            for s in range(players)
-        ]
-
-
-def danger(face: int, view: View, history: _History, melds_attach: bool) -> float:
-    """How much the next player may use ``face`` if ``view.seat`` discards it (0 = safe)."""
-    seat = view.seat
-    following = _next_in(view, seat)
-    if following is None or (view.players == 4 and view.sides[following] == view.sides[seat]):
-        return 0.0
-    if face == JOKER_FACE:
-        return 5.0
-    score = 0.0
-    if melds_attach and view.opened[following]:
-        score += 3.0
-    for taken in history.taken[following]:
-        if taken % 13 == face % 13 and taken != face:
-            score += 1.0
-        if _run_gap(face, taken) <= 2:
-            score += 1.0
-    for gone in history.discarded[following] + history.refused[following]:
-        if gone == face:
-            score -= 0.5
-        elif gone % 13 == face % 13 or _run_gap(face, gone) <= 1:
-            score -= 0.25
-    return score
-
-
-def _next_in(view: View, seat: int) -> int | None:
-    for step in range(1, view.players):
-        other = (seat + step) % view.players
-        if view.status[other] == "in":
-            return other
-    return None
-
-
 # --- Determinization ------------------------------------------------------------------------
-
-
-def _copies(face: int) -> tuple[int, ...]:
-    return (52, 53, 106, 107) if face == JOKER_FACE else (face, face + 54)
 
 
 class _Ids:
@@ -357,7 +204,7 @@ class _Ids:
         self.free = set(deck)
 
     def take(self, face: int) -> int | None:
-        for card in _copies(face):
+        for card in face_copies(face):
             if card in self.free:
                 self.free.discard(card)
                 return card
@@ -368,35 +215,6 @@ class _Ids:
         if card is None:
             raise ValueError("inconsistent view: a face seen more often than it exists")
         return card
-
-
-def known_pile(view: View, jokers: bool) -> list[int | None]:
-    """The discard pile bottom to top as far as the public history tells (None: not known).
-
-    Replays this hand's draws, takes and discards from the deal, with the restocks of S40-10.1;
-    when the replay does not agree with the view's counts, only the top card is taken as known.
-    """
-    dealt = sum(1 for s in view.status if s == "in")
-    dealt += sum(1 for _, text in view.history if text == "abandon")
-    stock = (108 if jokers else 104) - HAND_SIZE * dealt - 1
-    pile: list[int | None] = [None]
-    for _, text in view.history:
-        if text == "draw":
-            stock -= 1
-        elif text.startswith("take"):
-            if pile:
-                pile.pop()
-        elif text.startswith("discard"):
-            pile.append(token_face(text.split()[1]))
-            if stock == 0 and len(pile) >= 3:
-                stock = len(pile) - 1
-                pile = pile[-1:]
-    top = None if view.discard_top is None else token_face(view.discard_top)
-    if len(pile) != view.discard_size or stock != view.stock_size:
-        pile = [None] * view.discard_size
-    if pile:
-        pile[-1] = top
-    return pile
 
 
 def private_world(match: Match, seat: int, rng: random.Random) -> Match:
@@ -601,55 +419,6 @@ def esperto_plain(match: Match, actions: list[Action] | None = None) -> Action:
     return _esperto_discard(match, match.view(seat), actions)
 
 
-def esperto_usefulness(hand: Sequence[int]) -> dict[int, float]:
-    """``esperto``'s weighing of each face of ``hand`` (faces): ``usefulness`` refined.
-
-    A neighbour in a run counts ``RUN_WEIGHT``, a neighbour one gap away ``GAP_WEIGHT`` (a single
-    rank completes it instead of two ends), a card of the same rank in another suit 1; a face held
-    twice loses ``TWIN_DISCOUNT`` (its twin keeps the same melds possible); a joker counts most.
-
-    >>> from engine.cards import parse_cards, face_index
-    >>> u = esperto_usefulness([face_index(c) for c in parse_cards("7H 8H 9H 7S 7S KD")])
-    >>> [u[face_index(parse_cards(t)[0])] for t in ("7H", "8H", "9H", "7S", "KD")]
-    [3.0, 3.0, 2.0, 0.5, 0.0]
-    """
-    naturals = sorted({f for f in hand if f != JOKER_FACE})
-    out: dict[int, float] = {}
-    for face in naturals:
-        value = float(sum(1 for g in naturals if g != face and g % 13 == face % 13))
-        for other in naturals:
-            gap = _run_gap(face, other)
-            if gap == 1:
-                value += RUN_WEIGHT
-            elif gap == 2:
-                value += GAP_WEIGHT
-        if hand.count(face) > 1:
-            value -= TWIN_DISCOUNT
-        out[face] = value
-    if JOKER_FACE in hand:
-        out[JOKER_FACE] = JOKER_USEFULNESS
-    return out
-
-
-def heuristic_key(context: DiscardContext) -> Callable[[Action], tuple[float, int, str]]:
-    """The hand-made discard order: ``esperto_usefulness`` plus ``danger``, then penalty points.
-
-    Ties go to the card with most penalty points once open (fewer points lost if the hand ends),
-    to the card with fewest before opening (high cards reach the opening threshold sooner).
-    """
-    sign = -1 if context.opened else 1
-
-    def key(action: Action) -> tuple[float, int, str]:
-        face = token_face(action.card)
-        value = context.useful.get(face, 0.0)
-        if face != JOKER_FACE:
-            risk = context.risk(face)[1]
-            value += DANGER_WEIGHT * max(0.0, risk)
-        return (value, sign * _penalty(face), action.card)
-
-    return key
-
-
 def _esperto_discard(match: Match, view: View, actions: Sequence[Action]) -> Action:
     """The discard with the highest learned score (``discard_score``); ties keep the hand-made
     order of ``heuristic_key``.
@@ -668,308 +437,8 @@ def _esperto_discard(match: Match, view: View, actions: Sequence[Action]) -> Act
         and view.opened[following]
         and view.sides[following] != view.sides[view.seat]
     ):
-        safe = [a for a in discards if not attachable(match.melds, _copies(token_face(a.card))[0])]
+        safe = [
+            a for a in discards if not attachable(match.melds, face_copies(token_face(a.card))[0])
+        ]
         discards = safe or discards
     return best_scored_discard(match, view, discards, context)
-
-
-def best_scored_discard(
-    match: Match, view: View, discards: Sequence[Action], context: DiscardContext | None = None
-) -> Action:
-    """The one of ``discards`` with the highest ``discard_value`` (ties: the hand-made order)."""
-    if context is None:
-        context = DiscardContext.of(match, view)
-    ordered = sorted(discards, key=heuristic_key(context))
-    scores = [discard_value(context, token_face(a.card)) for a in ordered]
-    best = max(range(len(ordered)), key=lambda i: (scores[i], -i))
-    return ordered[best]
-
-
-# --- The learned discard score ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DiscardContext:
-    """What ``discard_features`` reads, computed once per decision from the seat's view."""
-
-    view: View
-    hand: tuple[int, ...]
-    history: _History
-    unseen: Counter[int]
-    melds: tuple[Meld, ...]
-    following: int | None
-    useful: dict[int, float]
-    facile_useful: dict[int, float]
-    _risks: dict[int, tuple[bool, float, float, float]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
-
-    @classmethod
-    def of(cls, match: Match, view: View) -> DiscardContext:
-        """The context of ``view.seat`` deciding its discard in ``match``."""
-        hand = [FACE_INDEX[c] for c in match.hands[view.seat]]
-        return cls(
-            view=view,
-            hand=tuple(hand),
-            history=_History(view),
-            unseen=unseen_faces(view, match.options.jokers),
-            melds=tuple(match.melds),
-            following=_next_in(view, view.seat),
-            useful=esperto_usefulness(hand),
-            facile_useful=usefulness(hand),
-        )
-
-    @property
-    def opened(self) -> bool:
-        """Whether the deciding seat has opened."""
-        return self.view.opened[self.view.seat]
-
-    def risk(self, face: int) -> tuple[bool, float, float, float]:
-        """Of a natural ``face``: whether it attaches to the table, its ``danger``, and the sets
-        and runs it could start from unseen cards (``_feeds``); computed once per face."""
-        known = self._risks.get(face)
-        if known is None:
-            attaches = attachable(self.melds, _copies(face)[0])
-            known = (attaches, danger(face, self.view, self.history, attaches), *_feeds(self, face))
-            self._risks[face] = known
-        return known
-
-
-def unseen_faces(view: View, jokers: bool) -> Counter[int]:
-    """How many copies of each face the seat has not seen (hand, table, known discard pile)."""
-    counts: Counter[int] = Counter(dict.fromkeys(range(JOKER_FACE), 2))
-    if jokers:
-        counts[JOKER_FACE] = 4
-    for token in view.hand:
-        counts[token_face(token)] -= 1
-    for meld in view.melds:
-        for token in meld.cards:
-            counts[token_face(token)] -= 1
-    for face in known_pile(view, jokers):
-        if face is not None:
-            counts[face] -= 1
-    return counts
-
-
-def _shift(face: int, ranks: int) -> int | None:
-    """The face ``ranks`` away in the same suit (a king's +1 is the ace), None past the ends.
-
-    An ace only looks upwards (A 2 3), as the weights were fitted with it.
-    """
-    rank = face % 13 + 1
-    target = rank + ranks
-    if (rank == 1 and ranks < 0) or not 1 <= target <= 14:
-        return None
-    return face // 13 * 13 + (target - 1) % 13
-
-
-def _outs(context: DiscardContext, face: int, naturals: set[int]) -> int:
-    """Unseen faces that would make ``face`` a meld of three with one card of the hand."""
-    outs = 0
-    others = _other_suits(face)
-    for other in others:
-        if context.unseen[other] > 0 and any(h in naturals for h in others if h != other):
-            outs += 1
-    for step in (-2, -1, 1, 2):
-        out = _shift(face, step)
-        if out is None or context.unseen[out] == 0:
-            continue
-        for held_step in (-2, -1, 1, 2):
-            held = _shift(face, held_step)
-            span = sorted((0, step, held_step))
-            if held is not None and held != out and held in naturals and span[2] - span[0] == 2:
-                outs += 1
-                break
-    return outs
-
-
-def _opponent_near(context: DiscardContext, face: int) -> tuple[float, float]:
-    """Faces near ``face`` (same rank, or two ranks of its suit) that the next player threw or
-    refused, and that it took."""
-    following = context.following
-    if following is None:
-        return 0.0, 0.0
-    history = context.history
-    gone = sum(
-        1.0
-        for g in history.discarded[following] + history.refused[following]
-        if g == face or g % 13 == face % 13 or _run_gap(face, g) <= 2
-    )
-    took = sum(
-        1.0 for g in history.taken[following] if g % 13 == face % 13 or _run_gap(face, g) <= 2
-    )
-    return gone, took
-
-
-def _other_suits(face: int) -> list[int]:
-    """The faces of ``face``'s rank in the three other suits."""
-    return [suit * 13 + face % 13 for suit in range(4) if suit != face // 13]
-
-
-def _feeds(context: DiscardContext, face: int) -> tuple[float, float]:
-    """Melds of three ``face`` could start for another player from unseen cards alone: sets
-    (pairs of other suits of its rank with a copy unseen) and runs (two unseen faces of its
-    suit next to it)."""
-    live_suits = sum(1 for g in _other_suits(face) if context.unseen[g] > 0)
-    run_feed = 0.0
-    for low, high in ((-2, -1), (-1, 1), (1, 2)):
-        a, b = _shift(face, low), _shift(face, high)
-        if a is not None and b is not None and context.unseen[a] > 0 and context.unseen[b] > 0:
-            run_feed += 1
-    return live_suits * (live_suits - 1) / 2, run_feed
-
-
-def discard_features(context: DiscardContext, face: int) -> tuple[float, ...]:
-    """The features of discarding ``face``, in the order of ``DISCARD_FEATURES``."""
-    opened = float(context.opened)
-    if face == JOKER_FACE:
-        values = dict.fromkeys(DISCARD_FEATURES, 0.0)
-        values.update(joker=1.0, penalty=2.5, penalty_open=2.5 * opened)
-        return tuple(values.values())
-    view = context.view
-    hand = context.hand
-    naturals = {g for g in hand if g != JOKER_FACE}
-    penalty = _penalty(face) / 10
-    _, risk, set_feed, run_feed = context.risk(face)
-    gone, took = _opponent_near(context, face)
-    following = context.following
-    opponent_open = following is not None and view.opened[following]
-    opponent_cards = view.hand_sizes[following] if following is not None else HAND_SIZE
-    high = face % 13 == 0 or face % 13 >= 9
-    late = max(0.0, 1 - view.stock_size / 60)
-    useful = context.useful.get(face, 0.0)
-    return (
-        useful,
-        context.facile_useful.get(face, 0.0),
-        float(sum(1 for g in naturals if g != face and g % 13 == face % 13)),
-        float(sum(1 for g in naturals if _run_gap(face, g) == 1)),
-        float(sum(1 for g in naturals if _run_gap(face, g) == 2)),
-        1.0 if hand.count(face) > 1 else 0.0,
-        penalty,
-        penalty * opened,
-        risk,
-        set_feed,
-        run_feed,
-        float(_outs(context, face, naturals)),
-        gone,
-        took,
-        float(opponent_open) * (set_feed + run_feed),
-        float(high and not opened),
-        penalty * (HAND_SIZE - opponent_cards) / HAND_SIZE,
-        opened * useful,
-        opened * risk,
-        0.0,
-        set_feed * late,
-        run_feed * late,
-    )
-
-
-def discard_score(context: DiscardContext, face: int) -> float:
-    """How good discarding ``face`` is: ``DISCARD_WEIGHTS`` times ``discard_features``."""
-    features = discard_features(context, face)
-    return sum(
-        DISCARD_WEIGHTS[name] * x for name, x in zip(DISCARD_FEATURES, features, strict=True)
-    )
-
-
-# --- The feed model ---------------------------------------------------------------------------
-
-FEED_FEATURES = (
-    "bias",
-    "joker",
-    "penalty",
-    "ace",
-    "unseen_rank",
-    "unseen_minus2",
-    "unseen_minus1",
-    "unseen_plus1",
-    "unseen_plus2",
-    "set_feed",
-    "run_feed",
-    "danger",
-    "attachable",
-    "thrown",
-    "thrown_recent",
-    "refused_recent",
-)
-"""What ``feed_features`` measures of a discard, in order (see ``FEED_WEIGHTS``)."""
-
-FEED_REGIMES = ("closed", "open")
-"""The feed models: the next player not yet open, and open (``feed_regime``)."""
-
-FEED_WEIGHTS: dict[str, dict[str, float]] = learned.load_regimes(
-    "scala40_feed", FEED_REGIMES, FEED_FEATURES
-)
-"""Linear probability that the next player takes a discard, one model while that player has not
-opened (``closed``) and one once it has (``open``), from ``weights/scala40_feed.json`` (fitted on
-what ``facile`` really took in real hands; the file says how: ``python -m research.ai_feed``)."""
-
-FEED_COST: dict[str, float] = {"closed": 12.0, "open": 12.0}
-"""Points a discard's ``feed_chance`` costs in ``esperto``'s discard (chosen by paired matches)."""
-
-
-def feed_features(context: DiscardContext, face: int) -> tuple[float, ...]:
-    """The features of ``face`` for the feed model, in the order of ``FEED_FEATURES``."""
-    if face == JOKER_FACE:
-        return (1.0, 1.0) + (0.0,) * (len(FEED_FEATURES) - 2)
-    unseen = context.unseen
-    neighbours = []
-    for step in (-2, -1, 1, 2):
-        near = _shift(face, step)
-        neighbours.append(0.0 if near is None else float(unseen[near]))
-    attaches, risk, set_feed, run_feed = context.risk(face)
-    history, following = context.history, context.following
-    recent_thrown = recent_refused = thrown = 0.0
-    if following is not None:
-        thrown = float(history.discarded[following].count(face))
-        recent_thrown = float(history.recent_discarded[following].count(face))
-        recent_refused = float(history.recent_refused[following].count(face))
-    return (
-        1.0,
-        0.0,
-        _penalty(face) / 10,
-        1.0 if face % 13 == 0 else 0.0,
-        float(sum(unseen[g] for g in _other_suits(face))),
-        *neighbours,
-        set_feed,
-        run_feed,
-        risk,
-        float(attaches),
-        thrown,
-        recent_thrown,
-        recent_refused,
-    )
-
-
-def feed_regime(context: DiscardContext) -> str | None:
-    """Which feed model applies: ``closed`` or ``open`` by whether the next player has opened;
-    None when the next player is on the seat's side (or there is none)."""
-    following = context.following
-    view = context.view
-    if following is None or view.sides[following] == view.sides[view.seat]:
-        return None
-    return "open" if view.opened[following] else "closed"
-
-
-def feed_chance(context: DiscardContext, face: int) -> float:
-    """The chance that the next player takes ``face`` if the seat discards it (a linear
-    probability, ``FEED_WEIGHTS``); 0 when the next player is a partner."""
-    regime = feed_regime(context)
-    return 0.0 if regime is None else _regime_chance(context, face, regime)
-
-
-def _regime_chance(context: DiscardContext, face: int, regime: str) -> float:
-    """``feed_chance`` under the model of ``regime``."""
-    weights = FEED_WEIGHTS[regime]
-    features = feed_features(context, face)
-    return sum(weights[name] * x for name, x in zip(FEED_FEATURES, features, strict=True))
-
-
-def discard_value(context: DiscardContext, face: int) -> float:
-    """How good discarding ``face`` is for ``esperto``: its ``discard_score`` less the
-    ``FEED_COST`` of the regime times its ``feed_chance``."""
-    regime = feed_regime(context)
-    value = discard_score(context, face)
-    if regime is not None:
-        value -= FEED_COST[regime] * _regime_chance(context, face, regime)
-    return value

@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING
 
 from engine.cards import FACE_INDEX, JOKER_FACE
 from engine.scala40.actions import Action
+from engine.scala40.candidates import Candidate, enumerate_melds
 from engine.scala40.melds import (
     WILD,
-    Candidate,
     Meld,
-    enumerate_melds,
     face_text,
     positions_of,
     rank_of,

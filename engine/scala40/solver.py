@@ -7,7 +7,7 @@ best opening that still leaves a legal discard (S40-9.2). With ``opening_without
 results are also kept per joker-free total (capped at the threshold, S40-5.5).
 
 The answer is exact when the candidates are every meld the hand can form (S40-4), as
-:func:`~engine.scala40.melds.enumerate_melds` lists them: a joker may stand in any place of a
+:func:`~engine.scala40.candidates.enumerate_melds` lists them: a joker may stand in any place of a
 run, also for a card the hand holds and uses elsewhere. Identical cards (the two copies of a
 face, the jokers) are interchangeable, so a meld may use a copy only when no earlier copy of the
 same face is still free: this cuts the symmetric duplicates without losing any total.
@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.cards import FACE_INDEX, JOKER_FACE, parse_cards
-from engine.scala40.melds import Candidate, enumerate_melds
+from engine.scala40.candidates import Candidate, enumerate_melds
 
 LEFT_NONE, LEFT_NATURAL, LEFT_JOKER, LEFT_MANY = 0, 1, 2, 3
 

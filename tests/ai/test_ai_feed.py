@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine.ai.scala40 import FEED_FEATURES
+from engine.ai.scala40_discard import FEED_FEATURES
 from engine.scala40 import Action
 from research.ai_feed import deal_positions, fed, fit, within_auc
 from testkit.s40_helpers import position

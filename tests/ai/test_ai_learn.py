@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine.ai.scala40 import DISCARD_FEATURES
+from engine.ai.scala40_discard import DISCARD_FEATURES
 from research.ai_learn import deal_positions, evaluate, fit
 
 

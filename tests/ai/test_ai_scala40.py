@@ -8,25 +8,21 @@ import random
 import pytest
 
 from engine.ai import scala40 as ai_scala40
-from engine.ai.scala40 import (
-    DEFAULT_BUDGET,
+from engine.ai import scala40_discard
+from engine.ai.scala40 import DEFAULT_BUDGET, choose, esperto, facile, private_world
+from engine.ai.scala40_discard import (
     DISCARD_FEATURES,
     DISCARD_WEIGHTS,
     FEED_FEATURES,
     FEED_WEIGHTS,
     DiscardContext,
-    choose,
     discard_features,
     discard_score,
-    esperto,
-    facile,
     feed_chance,
     feed_features,
     feed_regime,
-    known_pile,
-    private_world,
-    usefulness,
 )
+from engine.ai.scala40_reading import known_pile, usefulness
 from engine.cards import FACE_INDEX, face_index, parse_cards
 from engine.scala40 import Match, Options, new_match
 from engine.scala40.melds import face_text
@@ -258,7 +254,7 @@ class TestDecisions:
         )
         assert str(facile(m)) == "discard KD"
         assert str(esperto(m)) == "discard 7C"
-        monkeypatch.setattr(ai_scala40, "FEED_COST", {"closed": 0.0, "open": 0.0})
+        monkeypatch.setattr(scala40_discard, "FEED_COST", {"closed": 0.0, "open": 0.0})
         assert str(esperto(m)) == "discard 9C"
 
 
@@ -441,7 +437,7 @@ class TestFeedModel:
         fed.play("discard 6H")
         assert str(facile(fed)).startswith("take open")
         assert str(esperto(arranged())) == "discard KD"
-        monkeypatch.setattr(ai_scala40, "FEED_COST", {"closed": 0.0, "open": 0.0})
+        monkeypatch.setattr(scala40_discard, "FEED_COST", {"closed": 0.0, "open": 0.0})
         assert str(esperto(arranged())) == "discard 6H"
 
     def test_no_chance_when_the_next_player_is_a_partner(self) -> None:

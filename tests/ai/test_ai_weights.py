@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from engine.ai import learned
-from engine.ai import scala40 as ai
+from engine.ai import scala40_discard as ai
 from research import ai_feed
 from research.ai_learn import write_weights
 

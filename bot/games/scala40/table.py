@@ -21,7 +21,7 @@ from bot.render.table import (
 )
 from engine import scala40
 from engine.scala40.actions import parse_action
-from engine.scala40.match import RACE_WINS
+from engine.scala40.ending import RACE_WINS
 
 
 def move_line(lang: str, names: list[str], seat: int, text: str, top: str | None = None) -> str:
