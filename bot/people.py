@@ -38,12 +38,19 @@ class People:
         kept in the store, written only when they changed (or ``MET_AGAIN`` seconds passed)."""
         now = self.clock()
         known = self._met.pop(user_id, None)
+        if known is None and self._stored_as(user_id, name, code):
+            known = (name, code, now)  # met before a restart, unchanged: nothing to write
         if known is None or known[:2] != (name, code) or now - known[2] > MET_AGAIN:
             self.store.upsert_user(user_id, name, code)
             known = (name, code, now)
         self._met[user_id] = known
         if len(self._met) > MET_KEPT:
             del self._met[next(iter(self._met))]
+
+    def _stored_as(self, user_id: int, name: str, code: str | None) -> bool:
+        """Whether the store has the person with this name and language code already."""
+        user = self.store.get_user(user_id)
+        return user is not None and (user.name, user.language_code) == (name, code)
 
     def forget(self, user_id: int) -> None:
         """A person erased their data: met again, they are written again."""
@@ -53,7 +60,8 @@ class People:
         """A group's title as an update showed it, stored when it changed."""
         if self.titles.get(chat_id) != title:
             self.titles[chat_id] = title
-            self.store.set_chat_title(chat_id, title)
+            if self.store.chat_settings(chat_id).title != title:  # else known before a restart
+                self.store.set_chat_title(chat_id, title)
 
     def user_lang(self, user_id: int, code: str | None = None) -> str:
         """A user's language: chosen with /language, else from Telegram's language code."""

@@ -164,15 +164,21 @@ def rank(priority: int, since: float, now: float, pace: Pace) -> tuple[bool, flo
 
 
 class Gate:
-    """The overall budget, shared by every chat; the best-ranked waiter goes first."""
+    """The overall budget, shared by every chat; the best-ranked waiter goes first.
+
+    Whenever a place may have opened (a waiter came or went, a request finished, the window
+    moved on), the best waiter is chosen once and only it is woken: with hundreds of chats
+    waiting, waking them all to compare themselves with each other cost the loop more than
+    the requests (a hundred matches at once)."""
 
     def __init__(self, pace: Pace, clock: Clock) -> None:
         self.window = SlidingWindow(pace.overall, pace.overall_window)
         self.pace = pace
         self.clock = clock
-        self.changes = Changes()
         self._waiting: dict[int, tuple[int, float]] = {}
+        self._turns: dict[int, asyncio.Event] = {}
         self._tickets = itertools.count()
+        self._timer: asyncio.TimerHandle | None = None
 
     def _best(self, now: float) -> int:
         return min(
@@ -183,20 +189,41 @@ class Gate:
     async def enter(self, priority: int, since: float) -> None:
         """Wait for a place in the overall budget; :meth:`leave` when the request is done."""
         ticket = next(self._tickets)
+        turn = self._turns[ticket] = asyncio.Event()
         self._waiting[ticket] = (priority, since)
         try:
             while True:
+                self.changed()
+                await turn.wait()
+                turn.clear()
                 now = self.clock()
-                delay = self.window.delay(now)
-                if delay == 0 and self._best(now) == ticket:
-                    break
-                await self.changes.wait(delay or None)
+                if self.window.delay(now) == 0 and self._best(now) == ticket:
+                    self.window.start()
+                    return
         finally:
-            del self._waiting[ticket]
-            self.changes.notify()
-        self.window.start()
+            del self._waiting[ticket], self._turns[ticket]
+            self.changed()
 
     def leave(self, counted: bool = True) -> None:
         """The request let in by :meth:`enter` is done (not ``counted``: never sent)."""
         self.window.finish(self.clock(), counted)
-        self.changes.notify()
+        self.changed()
+
+    def changed(self) -> None:
+        """A place may have opened: wake the best waiter if the window lets one in now, or
+        look again when it will (a request in flight that finishes calls :meth:`leave`)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if not self._waiting:
+            return
+        now = self.clock()
+        delay = self.window.delay(now)
+        if delay == 0:
+            self._turns[self._best(now)].set()
+        elif delay is not None:
+            self._timer = asyncio.get_running_loop().call_later(delay, self._look_again)
+
+    def _look_again(self) -> None:
+        self._timer = None
+        self.changed()

@@ -229,12 +229,47 @@ async def test_a_wait_for_the_overall_budget_stops_when_told_as_it_is_woken() ->
         gate.window.finish(0.0)
     entering = asyncio.ensure_future(gate.enter(Priority.TABLE, 0.0))
     await asyncio.sleep(0)
-    gate.changes.notify()  # another chat's request is done
-    await asyncio.sleep(0)  # that wake-up is under way
-    entering.cancel()  # a reply came to the table's group
+    gate.window.finished.clear()  # the window moved on: a place is free
+    gate.changed()  # the table, the only waiter, is woken to take it
+    entering.cancel()  # in the same turn, a reply came to the table's group
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(entering, 1.0)
     assert not gate._waiting
+
+
+async def test_the_overall_budget_wakes_only_the_waiter_it_lets_in() -> None:
+    """Three hundred chats wait for a budget of two requests every 2 ms: they go in the order
+    of their rank, none is forgotten, and each place is given by choosing once (two choices a
+    request), not by waking every waiter when the window moves on to compare itself with the
+    others: 23,449 choices of the best here, and with a hundred matches the herd took more of
+    the loop than the requests did."""
+    loop = asyncio.get_running_loop()
+    gate = Gate(replace(Pace(), overall=2, overall_window=0.002), loop.time)
+    chosen = 0
+    best = gate._best
+
+    def counted_best(now: float) -> int:
+        nonlocal chosen
+        chosen += 1
+        return best(now)
+
+    gate._best = counted_best  # type: ignore[method-assign]
+    let_in: list[int] = []
+
+    since = loop.time()
+
+    async def wait(n: int, priority: int) -> None:
+        await gate.enter(priority, since)
+        let_in.append(n)
+        await asyncio.sleep(0)
+        gate.leave()
+
+    priorities = [Priority.TABLE, Priority.HAND, Priority.REPLY] * 100
+    await asyncio.gather(*(wait(n, p) for n, p in enumerate(priorities)))
+    order = sorted(range(300), key=lambda n: (priorities[n], n))
+    assert let_in[:2] == [0, 1]  # they came while the budget was free
+    assert let_in[2:] == [n for n in order if n > 1]  # then the replies, the hands, the tables
+    assert chosen <= 6 * 300
 
 
 def work_a_group(replies_every: float, until: float, busy: bool = False) -> list[tuple[float, str]]:

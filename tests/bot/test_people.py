@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.people import MET_AGAIN, People
-from storage import Store
+from storage import ChatSettings, Store, UserRecord
 
 
 class Counting:
@@ -18,6 +18,16 @@ class Counting:
     def upsert_user(self, user_id: int, name: str, code: str | None = None) -> None:
         self.writes.append((user_id, name, code))
         self.store.upsert_user(user_id, name, code)
+
+    def get_user(self, user_id: int) -> UserRecord | None:
+        return self.store.get_user(user_id)
+
+    def chat_settings(self, chat_id: int) -> ChatSettings:
+        return self.store.chat_settings(chat_id)
+
+    def set_chat_title(self, chat_id: int, title: str | None) -> None:
+        self.writes.append((chat_id, title or "", None))
+        self.store.set_chat_title(chat_id, title)
 
 
 def test_a_person_is_written_when_their_name_or_language_changes(tmp_path: Path) -> None:
@@ -32,10 +42,36 @@ def test_a_person_is_written_when_their_name_or_language_changes(tmp_path: Path)
         people.met(7, "Anna B.", "en")  # Telegram's language changed
         clock[0] = MET_AGAIN + 1  # another instance may have erased her meanwhile
         people.met(7, "Anna B.", "en")
-        people.forget(7)  # she erased her data here
+        store.delete_user_data(7)  # she erased her data here
+        people.forget(7)
         people.met(7, "Anna B.", "en")
         assert counting.writes[1:] == [(7, "Anna B.", "it"), *[(7, "Anna B.", "en")] * 3]
         user = store.get_user(7)
         assert user is not None and (user.name, user.language_code) == ("Anna B.", "en")
+    finally:
+        store.close()
+
+
+def test_a_restarted_bot_writes_nobody_it_knew_unchanged(tmp_path: Path) -> None:
+    """After a restart the people and the groups met again are written only if they changed
+    (a hundred groups coming back at once are not a hundred writes on the event loop)."""
+    url = f"sqlite:///{tmp_path / 'p.db'}"
+    store = Store.open(url)
+    try:
+        People(store, None).met(7, "Anna", "it")  # type: ignore[arg-type]
+        People(store, None).titled(-100, "Scala al bar")  # type: ignore[arg-type]
+    finally:
+        store.close()
+    store = Store.open(url)
+    try:
+        counting = Counting(store)
+        people = People(counting, None)  # type: ignore[arg-type]
+        people.met(7, "Anna", "it")
+        people.titled(-100, "Scala al bar")
+        assert counting.writes == []
+        people.met(7, "Anna", "en")
+        people.titled(-100, "Scala 40 al bar")
+        assert counting.writes == [(7, "Anna", "en"), (-100, "Scala 40 al bar", None)]
+        assert store.chat_settings(-100).title == "Scala 40 al bar"
     finally:
         store.close()
