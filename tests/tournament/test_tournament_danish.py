@@ -99,7 +99,7 @@ class TestDanish:
         first = danish_round(1, entrants, [])
         assert first == Round(1, ((1, 2),), (3,))
         results = [*first.bye_results(), Result(1, (1, 2), (0, 20), (-5, 5))]
-        # Standing: 3 (bye, 20 VP, 0 MP) over 2 (20, 5)? MP decide: 2, 3, 1.
+        # 2 (20 VP, 5 MP) and 3 (a bye: 20 VP, 0 MP) are level on VP: MP put 2 first.
         assert [s.entrant for s in standings(entrants, results)] == [2, 3, 1]
         assert danish_round(2, entrants, results) == Round(2, ((2, 3),), (1,))
 

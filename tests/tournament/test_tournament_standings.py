@@ -54,7 +54,7 @@ class TestExact:
             Result(2, (1, 3), (20, 0), (30, -30)),
             Result(3, (2, 3), (0, 20), (-20, 20)),
         ]
-        # All level on 20 VP and 0... MP: 1: 20, 2: -10, 3: -10. 2 and 3 level: 3 beat 2.
+        # All on 20 VP; MP 1: 20, 2: -10, 3: -10. 2 and 3 are level: 3 beat 2.
         assert [s.entrant for s in standings(entrants, results)] == [1, 3, 2]
 
     def test_seed_is_the_last_key(self) -> None:
