@@ -150,6 +150,7 @@ class Moves:
             return {}
         if outcome.stopped:
             return {"status": "stopped"}
+        abandoned = set(match.abandoned_seats)
         results = [
             PlayerResult(
                 s.seat,
@@ -160,6 +161,7 @@ class Moves:
                 outcome.vp[s.seat],
                 s.seat in outcome.winners,
                 outcome.hands_won[s.seat],
+                s.seat in abandoned,
             )
             for s in record.seats
         ]

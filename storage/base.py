@@ -40,6 +40,7 @@ from storage.errors import (
 )
 from storage.kept import Kept, Touch
 from storage.models import NAME_LENGTH, MatchTable, ResultTable, SeatTable
+from storage.ratings import rate_match
 from storage.records import FINISHED, LOBBY, PlayerResult
 from storage.work import Hold, MatchLocks, replace_work
 
@@ -292,12 +293,15 @@ class StoreBase:
         return s.exec(query).first()
 
     def _insert_results(self, db: Connection, match_id: int, rows: Iterable[PlayerResult]) -> bool:
+        """Store a finished match's results once, and move its people's ratings with them in
+        the same transaction (docs/rules.md R-3); False when they were already stored."""
         query = (
             sa_select(
                 col(MatchTable.status),
                 col(MatchTable.chat_id),
                 col(MatchTable.game),
                 col(MatchTable.finished_at),
+                col(MatchTable.options),
             )
             .where(col(MatchTable.id) == match_id)
             .with_for_update()
@@ -305,7 +309,7 @@ class StoreBase:
         found = db.execute(query).first()
         if found is None:
             raise MatchNotFound(self.database, match_id)
-        status, chat_id, game, finished_at = found
+        status, chat_id, game, finished_at, options = found
         if status != FINISHED:
             raise WrongStatus(self.database, match_id, status, "only a finished match has results")
         given = [PlayerResult(*result) for result in rows]
@@ -335,4 +339,5 @@ class StoreBase:
                 for result in given
             ],
         )
+        rate_match(db, match_id, game, options, given, finished_at or _now())
         return True

@@ -8,6 +8,7 @@
 - ``users``, ``chats``: per-user language, per-group language and default options.
 - ``results``: per-player results of finished matches, for leaderboards
   (docs/rules.md S40-13, SC-6).
+- ``ratings``: each person's skill rating per category (docs/rules.md R-1 to R-6).
 - ``confirmations``: the yes/no questions the bot asked (``/stop``, ``/abandon``, ...), each
   answerable once.
 - ``work``: what is due at a time (a turn's reminder and timeout, a computer's move), claimed by
@@ -268,6 +269,20 @@ class ResultTable(SQLModel, table=True):
     won: bool = Field(sa_column=Column(Boolean, nullable=False))
     hands_won: int = _int()
     finished_at: datetime = _time()
+
+
+class RatingTable(SQLModel, table=True):
+    """A person's skill rating in one category (``engine.ratings.CATEGORIES``): openskill's
+    ``mu`` and ``sigma``, and the rated matches it comes from (docs/rules.md R-1 to R-4)."""
+
+    __tablename__ = "ratings"
+
+    user_id: int = _id(primary_key=True)
+    category: str = Field(sa_column=Column(String(16), primary_key=True))
+    mu: float = Field(sa_column=Column(Float, nullable=False))
+    sigma: float = Field(sa_column=Column(Float, nullable=False))
+    matches: int = _int()
+    updated_at: datetime = _time()
 
 
 class ConfirmationTable(SQLModel, table=True):

@@ -18,6 +18,7 @@ from storage.models import (
     ChatTable,
     ConfirmationTable,
     MatchTable,
+    RatingTable,
     ResultTable,
     SeatTable,
     UserTable,
@@ -257,8 +258,8 @@ class PeopleStore(StoreBase):
             return counts[0]
 
     def delete_user_data(self, user_id: int) -> list[int]:
-        """Erase a person: profile, language, results. They leave every lobby (one they host
-        passes to the next seated person, or is cancelled when no person is left); their seats
+        """Erase a person: profile, language, results, ratings. They leave every lobby (one they
+        host passes to the next seated person, or is cancelled when no person is left); their seats
         in running and past matches become :data:`ANONYMOUS`, and a match they host passes to
         the next seated person (None: nobody). The ids of the lobbies changed.
 
@@ -267,6 +268,7 @@ class PeopleStore(StoreBase):
         with self._session(write=True) as s:
             lobbies = self._leave_lobbies(s, user_id)
             s.exec(delete(ResultTable).where(col(ResultTable.user_id) == user_id))
+            s.exec(delete(RatingTable).where(col(RatingTable.user_id) == user_id))
             s.exec(delete(ConfirmationTable).where(col(ConfirmationTable.user_id) == user_id))
             s.exec(delete(UserTable).where(col(UserTable.user_id) == user_id))
             s.exec(delete(ChatTable).where(col(ChatTable.chat_id) == user_id))

@@ -198,6 +198,8 @@ class PlayerResult(NamedTuple):
     vp: int
     won: bool
     hands_won: int
+    abandoned: bool = False
+    """The seat left the match (S40-14, SC-6.2): last place for its rating (R-3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +231,18 @@ class GameStats:
     mp: int
     vp: int
     hands_won: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRecord:
+    """A person's skill rating in one category (docs/rules.md R-1 to R-6): openskill's ``mu``
+    and ``sigma``, the rated ``matches`` behind it and when it last changed."""
+
+    category: str
+    mu: float
+    sigma: float
+    matches: int
+    updated_at: datetime
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""The store's results: each finished match's, the rankings and a person's statistics."""
+"""The store's results: each finished match's, the rankings, a person's statistics and skill
+ratings."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from sqlmodel import col
 
 from storage.base import StoreBase
 from storage.kept import NOTHING
-from storage.models import ResultTable, UserTable
-from storage.records import GameStats, LeaderboardEntry, PlayerResult
+from storage.models import RatingTable, ResultTable, UserTable
+from storage.records import GameStats, LeaderboardEntry, PlayerResult, RatingRecord
 
 
 class ResultStore(StoreBase):
@@ -103,3 +104,16 @@ class ResultStore(StoreBase):
             GameStats(game, int(matches), int(wins), int(mp), int(vp), int(hands))
             for game, matches, wins, mp, vp, hands in rows
         ]
+
+    def user_ratings(self, user_id: int) -> list[RatingRecord]:
+        """A person's skill ratings, one per category they were rated in (docs/rules.md R-1),
+        ordered by category; categories they never played are left out."""
+        r = RatingTable
+        query = (
+            sa_select(col(r.category), col(r.mu), col(r.sigma), col(r.matches), col(r.updated_at))
+            .where(col(r.user_id) == user_id)
+            .order_by(col(r.category))
+        )
+        with self._session() as s:
+            rows = s.connection().execute(query).all()
+        return [RatingRecord(*row) for row in rows]

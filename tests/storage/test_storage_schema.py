@@ -24,6 +24,7 @@ TABLES = {
     "confirmations",
     "matches",
     "moves",
+    "ratings",
     "results",
     "seats",
     "settings",
