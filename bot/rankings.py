@@ -1,9 +1,13 @@
-"""Leaderboards and statistics texts (docs/rules.md S40-13): MP, VP, matches played and won."""
+"""Leaderboards and statistics texts (docs/rules.md S40-13): MP, VP, matches played and won,
+and a person's skill levels (R-5, R-6)."""
 
 from __future__ import annotations
 
-from bot.i18n import isolated, t
-from storage import GameStats, LeaderboardEntry
+from babel.numbers import format_decimal
+
+from bot.i18n import DEFAULT, LANGUAGES, isolated, t
+from engine.ratings import CATEGORIES, Rating
+from storage import GameStats, LeaderboardEntry, RatingRecord
 
 
 def leaderboard_text(entries: list[LeaderboardEntry], game: str, lang: str) -> str:
@@ -36,11 +40,11 @@ def _line(entry: LeaderboardEntry, lang: str) -> str:
     )
 
 
-def stats_text(stats: list[GameStats], lang: str) -> str:
-    """A player's own figures across groups, per game."""
-    if not stats:
+def stats_text(stats: list[GameStats], ratings: list[RatingRecord], lang: str) -> str:
+    """A player's own figures across groups, per game, then their level per rated category."""
+    if not stats and not ratings:
         return t(lang, "stats.empty")
-    lines = [t(lang, "stats.title")]
+    lines: list[str] = [t(lang, "stats.title")]
     for figures in stats:
         lines.append(
             t(
@@ -54,4 +58,18 @@ def stats_text(stats: list[GameStats], lang: str) -> str:
                 hands=figures.hands_won,
             )
         )
+    by_category = {record.category: record for record in ratings}
+    lines += [level_line(by_category[c], lang) for c in CATEGORIES if c in by_category]
     return "\n".join(lines)
+
+
+def level_line(record: RatingRecord, lang: str) -> str:
+    """``Livello Scala 40: dilettante (1.456)``: a category's named level and number (R-6)."""
+    rating = Rating(record.mu, record.sigma)
+    return t(
+        lang,
+        "stats.level",
+        category=t(lang, f"rating.{record.category}"),
+        level=t(lang, f"level.{rating.level}"),
+        points=format_decimal(rating.points, locale=lang if lang in LANGUAGES else DEFAULT),
+    )

@@ -261,8 +261,9 @@ class Tavolo:
         return "\n\n".join(texts)
 
     def stats_text(self, user_id: int, lang: str) -> str:
-        """``/stats``: the person's own figures across groups."""
-        return stats_text(self.store.user_stats(user_id), lang)
+        """``/stats``: the person's own figures across groups, and their skill levels."""
+        store = self.store
+        return stats_text(store.user_stats(user_id), store.user_ratings(user_id), lang)
 
     async def join_from_link(self, match_id: int, user_id: int, name: str) -> str | None:
         """``/start j<match>``: sit the user at that lobby; the answer's catalog key."""

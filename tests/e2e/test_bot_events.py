@@ -380,6 +380,7 @@ async def test_rankings_stats_and_deleting_my_data(
         assert server.last_message(ANNA, from_bot=True).text.splitlines() == [  # type: ignore[union-attr]
             "📊 Le tue statistiche",
             "Scala 40: partite 1, vinte 0 · MP -117 · VP 0 · mani vinte 0",
+            "Livello Scala 40: principiante (927)",  # a newcomer's first loss
         ]
         anna.send(ANNA, "/deletemydata")
         await settle(server, service)
@@ -391,6 +392,8 @@ async def test_rankings_stats_and_deleting_my_data(
         assert answer["text"] == "Fatto: i tuoi dati sono stati cancellati."
         assert [e.name for e in service.store.leaderboard(GROUP, "scala40")] == ["Luca"]
         assert service.store.user_stats(ANNA) == []
+        assert service.store.user_ratings(ANNA) == []
+        assert [r.matches for r in service.store.user_ratings(LUCA)] == [1]
 
 
 async def test_an_old_table_points_down_and_a_buried_one_comes_back(
