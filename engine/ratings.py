@@ -70,7 +70,7 @@ DISPLAY_BASE: Final = 1000
 DISPLAY_SCALE: Final = 40
 """Shown points per unit of ordinal (R-5)."""
 
-LEVELS: Final = ("beginner", "amateur", "skilled", "master", "ace")
+LEVELS: Final = ("beginner", "amateur", "expert", "master", "ace")
 """The named levels, lowest first (R-6); the bot's catalogs give their words."""
 LEVEL_FLOORS: Final = (0, 1400, 1700, 2000, 2300)
 """The shown points each level starts at (below 0 is still a beginner, R-6)."""

@@ -44,7 +44,7 @@ def test_levels_by_points() -> None:
         return Rating((points - 1000) / 40, 0.0).level
 
     assert [at(p) for p in (-200, 1399, 1400, 1699, 1700, 2000, 2299, 2300, 3000)] == [
-        "beginner", "beginner", "amateur", "amateur", "skilled", "master", "master", "ace", "ace",
+        "beginner", "beginner", "amateur", "amateur", "expert", "master", "master", "ace", "ace",
     ]  # fmt: skip
 
 
