@@ -101,7 +101,7 @@ def _lock_ratings(
         .values([_new_row(person, kind, now) for person in people])
         .on_conflict_do_nothing(index_elements=["user_id", "category"])
     )
-    return _read(db, people, kind, lock=True)
+    return _locked(db, people, kind)
 
 
 def _new_row(person: int, kind: str, now: datetime) -> dict[str, object]:
@@ -115,12 +115,11 @@ def _new_row(person: int, kind: str, now: datetime) -> dict[str, object]:
     }
 
 
-def _read(
-    db: Connection, people: Sequence[int], kind: str, lock: bool = False
-) -> dict[int, Rating]:
-    query = sa_select(col(RatingTable.user_id), col(RatingTable.mu), col(RatingTable.sigma)).where(
-        col(RatingTable.user_id).in_(people), col(RatingTable.category) == kind
+def _locked(db: Connection, people: Sequence[int], kind: str) -> dict[int, Rating]:
+    """The people's ratings in ``kind``, their rows locked until the transaction ends."""
+    query = (
+        sa_select(col(RatingTable.user_id), col(RatingTable.mu), col(RatingTable.sigma))
+        .where(col(RatingTable.user_id).in_(people), col(RatingTable.category) == kind)
+        .with_for_update()
     )
-    if lock:
-        query = query.with_for_update()
     return {int(user): Rating(mu, sigma) for user, mu, sigma in db.execute(query).all()}

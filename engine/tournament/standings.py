@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Final
 
 from engine.outcome import Outcome
@@ -145,11 +146,13 @@ def standings(
             raise ValueError(f"not entered: {sorted(unknown)}")
     totals = {entrant: _totals(entrant, record) for entrant in entrants}
     ordered = sorted(entrants, key=lambda entrant: (-totals[entrant][0], -totals[entrant][1]))
-    board: list[int] = []
-    for group in _level_groups(ordered, totals):
-        board.extend(_break_tie(group, record, seeds))
+    board = [
+        entrant
+        for _, level in groupby(ordered, key=totals.__getitem__)
+        for entrant in _break_tie(list(level), record, seeds)
+    ]
     return tuple(
-        _standing(place, entrant, seeds[entrant], record, entrant in withdrawn)
+        _standing(place, entrant, seeds[entrant], record, totals[entrant], entrant in withdrawn)
         for place, entrant in enumerate(board, start=1)
     )
 
@@ -158,17 +161,6 @@ def _totals(entrant: int, record: Sequence[Result]) -> tuple[int, int]:
     """The entrant's VP and MP over the whole record."""
     own = [result for result in record if entrant in result.entrants]
     return sum(r.vp_of(entrant) for r in own), sum(r.mp_of(entrant) for r in own)
-
-
-def _level_groups(ordered: Sequence[int], totals: dict[int, tuple[int, int]]) -> list[list[int]]:
-    """Consecutive runs of entrants level on VP and MP."""
-    groups: list[list[int]] = []
-    for entrant in ordered:
-        if groups and totals[groups[-1][0]] == totals[entrant]:
-            groups[-1].append(entrant)
-        else:
-            groups.append([entrant])
-    return groups
 
 
 def _break_tie(group: Sequence[int], record: Sequence[Result], seeds: dict[int, int]) -> list[int]:
@@ -189,14 +181,19 @@ def _break_tie(group: Sequence[int], record: Sequence[Result], seeds: dict[int, 
 
 
 def _standing(
-    place: int, entrant: int, seed: int, record: Sequence[Result], withdrawn: bool
+    place: int,
+    entrant: int,
+    seed: int,
+    record: Sequence[Result],
+    totals: tuple[int, int],
+    withdrawn: bool,
 ) -> Standing:
-    """One line of the board."""
+    """One line of the board (``totals``: its VP and MP, byes included)."""
     own = [result for result in record if entrant in result.entrants]
     matches = [result for result in own if not result.bye]
     won = sum(result.won_by(entrant) for result in matches)
     drawn = sum(result.drawn_by(entrant) for result in matches)
-    vp, mp = _totals(entrant, own)
+    vp, mp = totals
     return Standing(
         place=place,
         entrant=entrant,
