@@ -24,3 +24,11 @@ def test_levels_in_both_languages_in_category_order() -> None:
     ]
     assert stats_text([], ratings[:1], "en").splitlines()[1:] == ["Scopone level: ace (2,360)"]
     assert stats_text([], [], "en") == "You have not finished a match yet."
+
+
+def test_a_player_as_strong_as_the_esperto_computer_reads_esperto() -> None:
+    """The middle level bears the computer level's own word (R-6): a rating where the
+    ``esperto`` computer's fixed one falls reads so, in both languages."""
+    ratings = [RatingRecord("scala40", 30.0, 2.0, 40, WHEN)]  # 1000 + 40 x 24 = 1960
+    assert stats_text([], ratings, "it").splitlines()[1:] == ["Livello Scala 40: esperto (1.960)"]
+    assert stats_text([], ratings, "en").splitlines()[1:] == ["Scala 40 level: expert (1,960)"]
