@@ -52,7 +52,8 @@ class Hands:
             # The UI states the game's UI makes are replacements of ``ui``: they carry the
             # stored version, on which the store checks the write.
             async def set_ui(new: HandUI) -> None:
-                save_ui(self.store, record.id, seat, replace(new, version=ui.version))
+                saved = replace(new, version=ui.version)
+                await self.store.off(save_ui, self.store, record.id, seat, saved)
                 self.shows.hand(record, seat, tap=True)
 
             async def move(action: str, ui_after: HandUI) -> Answer:

@@ -82,8 +82,12 @@ class Moves:
             deadline, deadline_seat = self.next_deadline(record, match)
             timing = {"deadline": deadline, "deadline_seat": deadline_seat}
         work = self.due(record, match, timing.get("deadline"), turn_starts)
+        # The engine is ahead of the store until the commit ends: meanwhile what renders this
+        # match (another chat's work goes on while the database works) reads the stored one.
+        self.matches.forget(record.id)
         try:
-            version = self.store.commit_move(
+            version = await self.store.off(
+                self.store.commit_move,
                 record.id,
                 record.version,
                 seat,
@@ -96,11 +100,7 @@ class Moves:
                 **timing,
             )
         except StaleVersion:
-            self.matches.forget(record.id)
             return Answer(t(lang, "ans.stale"))
-        except BaseException:
-            self.matches.forget(record.id)  # the cached engine is ahead of the store now
-            raise
         self.matches.keep(record.id, version, match)
         quiet = not turn_starts and not match.is_over
         try:

@@ -97,6 +97,7 @@ class Tavolo:
             pace,
             shared=store.reserve_message if store.shared else None,
             unavailable=(DatabaseUnavailable,),
+            off=store.off,
         )
         self.matches = Matches(store)
         self.people = People(store, bot)

@@ -20,7 +20,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
 from bot.bells import Bells
-from bot.delivery import Claim, Outbox, Priority, Render
+from bot.delivery import Claim, Outbox, Priority, Render, Stored
 from bot.games import ui_for
 from bot.i18n import isolated, t
 from bot.lobby_view import lobby_view
@@ -164,12 +164,14 @@ class Shows:
 
     def _table_shown(
         self, match_id: int, chat_id: int, message_id: int | None, shown: str | None
-    ) -> None:
+    ) -> Stored | None:
+        """The table message shows ``shown``: a new message is stored at once, a new digest
+        is the write returned (run off the event loop)."""
         if message_id is None:
-            return
+            return None
         record = self.store.get_match(match_id)
         if record.table_chat_id not in (None, chat_id):
-            return  # the group became a supergroup meanwhile: its new id stays
+            return None  # the group became a supergroup meanwhile: its new id stays
         if (record.table_chat_id, record.table_message_id) != (chat_id, message_id):
             self.store.set_table_message(match_id, chat_id, message_id, shown)
             if match_id in self._unplaced:  # below the summary: the table keeps its place
@@ -178,7 +180,8 @@ class Shows:
             if chat_id > 0 and record.status == "playing":
                 self._hands_below(record, chat_id)
         elif shown != record.table_digest or record.table_pending != shown:
-            self.store.set_table_digest(match_id, shown)
+            return functools.partial(self.store.set_table_digest, match_id, shown)
+        return None
 
     def _hands_below(self, record: MatchRecord, chat_id: int) -> None:
         """A match played in a private chat: its table was posted anew, so the player's hand
@@ -380,22 +383,25 @@ class Shows:
 
     def _hand_shown(
         self, match_id: int, seat: int, message_id: int | None, shown: str | None
-    ) -> None:
+    ) -> Stored | None:
+        """The seat's hand message shows ``shown``: a new message is stored at once, a new
+        digest is the write returned (run off the event loop)."""
         # Told again while the store is away: what it keeps is forgotten once it is stored.
         if message_id is None:
             self._posting.pop((match_id, seat), None)
             self.report_blocked(match_id, seat)
-            return
+            return None
         self._blocked.discard((match_id, seat))
         seat_record = self.store.get_match(match_id).seats[seat]
         if message_id != seat_record.hand_message_id:
             old = self._posting.pop((match_id, seat), None)  # what it replaces, when rendered
             if not self.store.replace_hand_message(match_id, seat, old, message_id, shown):
                 self._spare_hand(match_id, seat, message_id)
-            return
+            return None
         self._posting.pop((match_id, seat), None)
         if shown != seat_record.hand_digest or seat_record.hand_pending != shown:
-            self.store.set_hand_digest(match_id, seat, shown)
+            return functools.partial(self.store.set_hand_digest, match_id, seat, shown)
+        return None
 
     def _spare_hand(self, match_id: int, seat: int, message_id: int) -> None:
         """Another instance posted the seat's hand and stored it first (this one lost its

@@ -3,12 +3,15 @@ touches, :mod:`storage.kept`), how database failures are told, and the row helpe
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from enum import Enum
-from typing import Any, Final, NoReturn, TypeVar
+from typing import Any, Final, NoReturn, ParamSpec, TypeVar
 
 from sqlalchemy import Connection, Engine, delete, func, insert
 from sqlalchemy import select as sa_select
@@ -19,6 +22,7 @@ from sqlalchemy.exc import (
     OperationalError,
     SQLAlchemyError,
 )
+from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, col, select
 
 from engine.games import GAMES
@@ -80,6 +84,11 @@ def _server_trouble(sqlstate: str) -> str | None:
 
 
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
+
+SERVER_THREADS: Final = 4
+"""Threads that work for the bot on a database server (several commits travel at once); on a
+SQLite file one does, as the file takes one writer at a time anyway."""
 
 
 _DAMAGED: Final = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
@@ -144,6 +153,27 @@ class StoreBase:
         """This bot's hold on a PostgreSQL schema (:meth:`storage.store.Store.open`)."""
         self._kept = Kept(enabled=False)
         """What the store read, when it is its database's only writer (:mod:`storage.kept`)."""
+        self._threads: ThreadPoolExecutor | None = None
+        """Where :meth:`off` runs the store's work, made at its first use."""
+
+    async def off(self, call: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        """``call(*args, **kwargs)`` (a method of this store) run off the event loop, in the
+        store's threads, so that the loop serves the other chats while the database works (a
+        commit waits for the disk or the server). An in-memory database has one connection,
+        which no thread may use while another does: there it runs at once."""
+        if isinstance(self._engine.pool, StaticPool):
+            return call(*args, **kwargs)
+        if self._threads is None:
+            workers = SERVER_THREADS if self.shared else 1
+            self._threads = ThreadPoolExecutor(workers, thread_name_prefix="tavolo-store")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._threads, functools.partial(call, *args, **kwargs))
+
+    def _stop_threads(self) -> None:
+        """Let the store's threads finish what they were given, then end them."""
+        if self._threads is not None:
+            self._threads.shutdown(wait=True)
+            self._threads = None
 
     def _trouble(self, error: BaseException) -> str | None:
         """What keeps the database from working that is not the caller's doing nor the data's:

@@ -8,6 +8,12 @@ committed) and may keep the record as the write left it, built from the one it h
 that does not say clears everything: a forgotten case costs a read, never a stale record.
 
 A shared database (PostgreSQL, several instances) keeps nothing: another instance may write.
+
+The store is called from the event loop and from its own thread (:mod:`storage.threads`), so
+a read and a write, or two writes, may overlap. Each keep therefore names the :meth:`Kept.stamp`
+it took before it read or wrote: a read keeps its record only if no write ended since, and a
+write only if no other write did; else the record is not kept, and the next read asks the
+database. An overlap costs a read, never a stale record.
 """
 
 from __future__ import annotations
@@ -30,6 +36,9 @@ CHAT: Final = "chat"
 NOTHING: Final = ("nothing", 0)
 """A write that changes no record the store keeps (due work, budgets, questions, locks)."""
 
+Stamp = int
+"""How many writes that touched a kept record had ended (:meth:`Kept.stamp`)."""
+
 Touch = tuple[str, int]
 """What a write changes: (:data:`MATCH`, id), (:data:`USER`, id) or (:data:`CHAT`, id)."""
 
@@ -46,6 +55,13 @@ class Kept:
             CHAT: OrderedDict(),
         }
         self._guard = threading.Lock()
+        self._writes = 0
+        """How many writes that touch a kept record ended (see :meth:`stamp`)."""
+
+    def stamp(self) -> Stamp:
+        """Take before reading or writing what is then kept (:meth:`keep`)."""
+        with self._guard:
+            return self._writes
 
     def get(self, kind: str, key: int) -> object | None:
         """The kept record of ``kind`` ``key``; None when none is kept."""
@@ -58,12 +74,17 @@ class Kept:
                 records.move_to_end(key)
             return found
 
-    def keep(self, kind: str, key: int, record: object) -> None:
-        """Keep ``record`` as what ``kind`` ``key`` is now in the database."""
+    def keep(self, kind: str, key: int, record: object, since: Stamp, wrote: bool = False) -> None:
+        """Keep ``record`` as what ``kind`` ``key`` is now in the database: read (or, ``wrote``,
+        written) after :meth:`stamp` gave ``since``. When another write ended meanwhile the
+        record may be older than the database's, and it is not kept."""
         if not self.enabled:
             return
         with self._guard:
             records = self._records[kind]
+            if self._writes != since + wrote:
+                records.pop(key, None)
+                return
             records[key] = record
             records.move_to_end(key)
             if len(records) > self.most:
@@ -74,6 +95,7 @@ class Kept:
         if not self.enabled or touched == NOTHING:
             return
         with self._guard:
+            self._writes += 1
             if touched is None:
                 for records in self._records.values():
                     records.clear()
@@ -89,19 +111,24 @@ class Kept:
             return None
         return replace(found, options=copy.deepcopy(found.options))
 
-    def keep_match(self, record: MatchRecord) -> None:
-        """Keep a match as read or written (its options copied)."""
-        self.keep(MATCH, record.id, replace(record, options=copy.deepcopy(record.options)))
+    def keep_match(self, record: MatchRecord, since: Stamp, wrote: bool = False) -> None:
+        """Keep a match as read or written (its options copied; see :meth:`keep`)."""
+        copied = replace(record, options=copy.deepcopy(record.options))
+        self.keep(MATCH, record.id, copied, since, wrote)
 
-    def changed(self, before: MatchRecord | None, seat: int | None = None, **fields: Any) -> None:
-        """Keep a match as a write left it: ``before`` (as kept before the write; None: it
-        was not kept) with ``fields`` of the match, or of seat ``seat``, changed."""
+    def changed(
+        self, before: MatchRecord | None, since: Stamp, seat: int | None = None, **fields: Any
+    ) -> None:
+        """Keep a match as a write left it: ``before`` (as kept after :meth:`stamp` gave
+        ``since``, before the write; None: it was not kept) with ``fields`` of the match, or
+        of seat ``seat``, changed."""
         if before is None:
             return
         if seat is None:
-            self.keep_match(replace(before, **fields))
+            self.keep_match(replace(before, **fields), since, wrote=True)
         else:
-            self.keep_match(with_seat(before, seat, lambda kept: replace(kept, **fields)))
+            after = with_seat(before, seat, lambda kept: replace(kept, **fields))
+            self.keep_match(after, since, wrote=True)
 
     def user(self, user_id: int) -> UserRecord | Absent | None:
         """The kept user, :data:`ABSENT` when the database has none, None when not kept."""

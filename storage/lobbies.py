@@ -64,6 +64,7 @@ class LobbyStore(StoreBase):
             raise ValueError(f"seed {seed} does not fit 128 bits")
 
         def attempt() -> MatchRecord:
+            since = self._kept.stamp()  # a new match: its write touches nothing kept
             with self._session(write=True, touches=NOTHING) as s:
                 busy = self._active_row(s, chat_id)
                 if busy is not None:
@@ -90,7 +91,7 @@ class LobbyStore(StoreBase):
                 s.add(seat)
                 s.flush()
                 record = _match_record(row, [seat])
-            self._kept.keep_match(record)
+            self._kept.keep_match(record, since)
             return record
 
         return self._retrying(attempt)
@@ -106,6 +107,7 @@ class LobbyStore(StoreBase):
         Returns the match with the new seat and version.
         """
         _check_player(user_id, computer_level)
+        since = self._kept.stamp()
         with self._session(write=True, touches=(MATCH, match_id)) as s:
             row = self._lock(s, match_id)
             self._expect_lobby(row, "seats change only in the lobby")
@@ -123,7 +125,7 @@ class LobbyStore(StoreBase):
             self._touch(row)
             s.flush()
             record = _match_record(row, [*seats, new])
-        self._kept.keep_match(record)
+        self._kept.keep_match(record, since, wrote=True)
         return record
 
     def remove_seat(self, match_id: int, seat: int) -> MatchRecord:
@@ -142,6 +144,7 @@ class LobbyStore(StoreBase):
     def _rearrange(
         self, match_id: int, seat_removed: int | None, order: Sequence[int] | None
     ) -> MatchRecord:
+        since = self._kept.stamp()
         with self._session(write=True, touches=(MATCH, match_id)) as s:
             row = self._lock(s, match_id)
             self._expect_lobby(row, "seats change only in the lobby")
@@ -165,11 +168,12 @@ class LobbyStore(StoreBase):
                 kept = [seats[number] for number in order]
             renumbered = self._reseat(s, row, seats, kept)
             record = _match_record(row, renumbered)
-        self._kept.keep_match(record)
+        self._kept.keep_match(record, since, wrote=True)
         return record
 
     def set_match_options(self, match_id: int, options: dict[str, Any]) -> MatchRecord:
         """Replace the options of a match in the lobby."""
+        since = self._kept.stamp()
         with self._session(write=True, touches=(MATCH, match_id)) as s:
             row = self._lock(s, match_id)
             self._expect_lobby(row, "options change only in the lobby")
@@ -177,7 +181,7 @@ class LobbyStore(StoreBase):
             self._touch(row)
             s.flush()
             record = _match_record(row, self._seats(s, match_id))
-        self._kept.keep_match(record)
+        self._kept.keep_match(record, since, wrote=True)
         return record
 
     def discard_lobby(self, match_id: int) -> bool:

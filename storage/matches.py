@@ -135,6 +135,7 @@ class MatchStore(StoreBase):
             values |= {"deadline": deadline, "deadline_seat": deadline_seat}
         if turn_starts:
             values["turn_version"] = version
+        since = self._kept.stamp()
         before = self._kept.match(match_id)
         with self._core(write=True, touches=(MATCH, match_id)) as db:
             done = db.execute(
@@ -179,7 +180,8 @@ class MatchStore(StoreBase):
             elif not isinstance(work, Keep):
                 replace_work(db, match_id, version, work)
         if before is not None:
-            self._kept.keep_match(_moved(before, values, seat, ui, reset_ui))
+            after = _moved(before, values, seat, ui, reset_ui)
+            self._kept.keep_match(after, since, wrote=True)
         return version
 
     def set_status(
@@ -192,6 +194,7 @@ class MatchStore(StoreBase):
         ``expected_version`` a stale version raises :class:`StaleVersion`.
         """
         allowed = {LOBBY: (STOPPED,), PLAYING: (FINISHED, STOPPED)}
+        since = self._kept.stamp()
         with self._session(write=True, touches=(MATCH, match_id)) as s:
             row = self._lock(s, match_id)
             if expected_version is not None and row.version != expected_version:
@@ -200,7 +203,7 @@ class MatchStore(StoreBase):
                 raise WrongStatus(self.database, match_id, row.status, f"it cannot become {status}")
             self._end(s, row, status)
             record = _match_record(row, self._seats(s, match_id))
-        self._kept.keep_match(record)
+        self._kept.keep_match(record, since, wrote=True)
         return record
 
     def get_match(self, match_id: int) -> MatchRecord:
@@ -208,12 +211,13 @@ class MatchStore(StoreBase):
         kept = self._kept.match(match_id)
         if kept is not None:
             return kept
+        since = self._kept.stamp()
         with self._session() as s:
             row = s.get(MatchTable, match_id)
             if row is None:
                 raise MatchNotFound(self.database, match_id)
             record = _match_record(row, self._seats(s, match_id))
-        self._kept.keep_match(record)
+        self._kept.keep_match(record, since)
         return record
 
     def active_match_in_chat(self, chat_id: int) -> MatchRecord | None:

@@ -25,6 +25,7 @@ class MessageStore(StoreBase):
 
     def _update_match(self, match_id: int, **values: Any) -> None:
         """Set columns of the match that are fields of its record, by the same names."""
+        since = self._kept.stamp()
         before = self._kept.match(match_id)
         with self._core(write=True, touches=(MATCH, match_id)) as db:
             done = db.execute(
@@ -32,10 +33,11 @@ class MessageStore(StoreBase):
             )
             if done.rowcount != 1:
                 raise MatchNotFound(self.database, match_id)
-        self._kept.changed(before, **_as_read(values))
+        self._kept.changed(before, since, **_as_read(values))
 
     def _update_seat(self, match_id: int, seat: int, **values: Any) -> None:
         """Set columns of a seat that are fields of its record, by the same names."""
+        since = self._kept.stamp()
         before = self._kept.match(match_id)
         with self._core(write=True, touches=(MATCH, match_id)) as db:
             done = db.execute(
@@ -45,7 +47,7 @@ class MessageStore(StoreBase):
             )
             if done.rowcount != 1:
                 self._no_seat(db, match_id, seat)
-        self._kept.changed(before, seat, **values)
+        self._kept.changed(before, since, seat, **values)
 
     def _no_seat(self, db: Connection, match_id: int, seat: int) -> NoReturn:
         query = sa_select(col(MatchTable.id)).where(col(MatchTable.id) == match_id)
@@ -101,6 +103,7 @@ class MessageStore(StoreBase):
         who asks (a process, an instance, or the same one after a restart), so the summary is
         posted once at most; its message is not known until :meth:`set_summary_message`."""
         newer = col(MatchTable.shown_hand).is_(None) | (col(MatchTable.shown_hand) < hand)
+        since = self._kept.stamp()
         before = self._kept.match(match_id)
         with self._core(write=True, touches=(MATCH, match_id)) as db:
             done = db.execute(
@@ -110,7 +113,7 @@ class MessageStore(StoreBase):
             )
         taken = bool(done.rowcount == 1)
         shown: dict[str, Any] = {"shown_hand": hand, "summary_message_id": None} if taken else {}
-        self._kept.changed(before, **shown)
+        self._kept.changed(before, since, **shown)
         return taken
 
     def set_summary_message(self, match_id: int, message_id: int) -> None:
@@ -120,6 +123,7 @@ class MessageStore(StoreBase):
     def show_match_end(self, match_id: int) -> bool:
         """Take the showing of the match's end to the group: True once (as
         :meth:`show_hand_end`)."""
+        since = self._kept.stamp()
         before = self._kept.match(match_id)
         with self._core(write=True, touches=(MATCH, match_id)) as db:
             done = db.execute(
@@ -127,7 +131,7 @@ class MessageStore(StoreBase):
                 .where(col(MatchTable.id) == match_id, col(MatchTable.end_shown).is_(False))
                 .values(end_shown=True)
             )
-        self._kept.changed(before, end_shown=True)
+        self._kept.changed(before, since, end_shown=True)
         return bool(done.rowcount == 1)
 
     def set_recap_hand(self, match_id: int, seat: int, hand: int) -> None:
@@ -158,6 +162,7 @@ class MessageStore(StoreBase):
             if old is None
             else col(SeatTable.hand_message_id) == old
         )
+        since = self._kept.stamp()
         before = self._kept.match(match_id)
         with self._core(write=True, touches=(MATCH, match_id)) as db:
             done = db.execute(
@@ -167,7 +172,7 @@ class MessageStore(StoreBase):
             )
         stored = bool(done.rowcount == 1)
         if stored:
-            self._kept.changed(before, seat, hand_message_id=message_id, **shows)
+            self._kept.changed(before, since, seat, hand_message_id=message_id, **shows)
         return stored
 
     def set_turn_message(
@@ -191,6 +196,7 @@ class MessageStore(StoreBase):
     def forget_turn_message(self, match_id: int, seat: int, message_id: int) -> None:
         """The seat's turn bell ``message_id`` is gone: forget it, unless a newer one is stored
         meanwhile."""
+        since = self._kept.stamp()
         before = self._kept.match(match_id)
         gone: dict[str, Any] = {"turn_chat_id": None, "turn_message_id": None, "turn_version": None}
         with self._core(write=True, touches=(MATCH, match_id)) as db:
@@ -203,7 +209,7 @@ class MessageStore(StoreBase):
                 )
                 .values(**gone)
             )
-        self._kept.changed(before, seat, **(gone if done.rowcount == 1 else {}))
+        self._kept.changed(before, since, seat, **(gone if done.rowcount == 1 else {}))
 
     def set_deadline(self, match_id: int, when: datetime | None, seat: int | None = None) -> None:
         """Set the turn deadline (timezone-aware) of ``seat``, or clear it with None."""
@@ -245,6 +251,7 @@ class MessageStore(StoreBase):
             values["ui_mode"] = mode
         if not isinstance(pending, Keep):
             values["ui_pending"] = pending
+        since = self._kept.stamp()
         before = self._kept.match(match_id)
         with self._core(write=True, touches=(MATCH, match_id)) as db:
             done = db.execute(
@@ -263,5 +270,5 @@ class MessageStore(StoreBase):
                 ui = self._ui_of(db, match_id, seat)
             if done.rowcount != 1:
                 raise StaleVersion(self.database, match_id, expected_version, ui.version, seat)
-        self._kept.changed(before, seat, ui=ui)
+        self._kept.changed(before, since, seat, ui=ui)
         return ui

@@ -89,6 +89,7 @@ class PeopleStore(StoreBase):
         of language made with :meth:`set_user_language`."""
 
         def attempt() -> UserRecord:
+            since = self._kept.stamp()
             with self._session(write=True, touches=(USER, user_id)) as s:
                 row = s.get(UserTable, user_id)
                 if row is None:
@@ -99,7 +100,7 @@ class PeopleStore(StoreBase):
                 row.updated_at = _now()
                 s.flush()
                 record = _user_record(row)
-            self._kept.keep(USER, user_id, record)
+            self._kept.keep(USER, user_id, record, since, wrote=True)
             return record
 
         return self._retrying(attempt)
@@ -109,10 +110,11 @@ class PeopleStore(StoreBase):
         kept = self._kept.user(user_id)
         if kept is not None:
             return None if isinstance(kept, Absent) else kept
+        since = self._kept.stamp()
         with self._session() as s:
             row = s.get(UserTable, user_id)
             record = None if row is None else _user_record(row)
-        self._kept.keep(USER, user_id, ABSENT if record is None else record)
+        self._kept.keep(USER, user_id, ABSENT if record is None else record, since)
         return record
 
     def _change_row(
@@ -168,6 +170,7 @@ class PeopleStore(StoreBase):
         kept = self._kept.chat(chat_id)
         if kept is not None:
             return kept
+        since = self._kept.stamp()
         with self._session() as s:
             row = s.get(ChatTable, chat_id)
             settings = (
@@ -175,7 +178,7 @@ class PeopleStore(StoreBase):
                 if row is None
                 else ChatSettings(chat_id, row.language, json.loads(row.default_options), row.title)
             )
-        self._kept.keep(CHAT, chat_id, settings)
+        self._kept.keep(CHAT, chat_id, settings, since)
         return self._kept.chat(chat_id) or settings
 
     def _change_chat(self, chat_id: int, change: Callable[[ChatTable], None]) -> None:

@@ -261,6 +261,7 @@ class Store(LobbyStore, MatchStore, MessageStore, DueStore, PeopleStore, ResultS
     def close(self) -> None:
         """Close every connection, and let go of the file (see :meth:`open`). The store cannot
         be used afterwards."""
+        self._stop_threads()
         self._match_locks.close()
         if self._holding is not None:
             self._holding.release()

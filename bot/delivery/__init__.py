@@ -17,6 +17,7 @@ from bot.delivery.work import (
     Put,
     Render,
     Send,
+    Stored,
     digest,
 )
 
@@ -32,6 +33,7 @@ __all__ = [
     "Render",
     "Send",
     "SlidingWindow",
+    "Stored",
     "TokenBucket",
     "digest",
 ]

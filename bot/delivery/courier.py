@@ -33,6 +33,7 @@ from bot.delivery.work import (
     Render,
     Reserve,
     Send,
+    Stored,
     closes_chat,
     digest,
     retry_seconds,
@@ -55,6 +56,7 @@ class Courier:
         clock: Clock | None = None,
         shared: Reserve | None = None,
         unavailable: tuple[type[Exception], ...] = (),
+        off: Callable[[Stored], Awaitable[object]] | None = None,
     ) -> None:
         self.bot = bot
         self.pace = pace or Pace()
@@ -63,6 +65,8 @@ class Courier:
         self.unavailable = unavailable
         """What renders and callbacks raise when the store did not answer: the work is tried
         again later (:data:`STORE_WAIT`), what Telegram did is stored once it answers."""
+        self.off = off or _at_once
+        """Runs a write to the store (:data:`~bot.delivery.work.Stored`) off the event loop."""
         self.clock = clock or (lambda: asyncio.get_running_loop().time())
         self.gate = Gate(self.pace, self.clock)
         self.shown: dict[tuple[int, int], str] = {}
@@ -207,20 +211,35 @@ class Courier:
                 raise Later(STORE_WAIT, counts=False) from error
             raise
 
+    async def _note(self, queue: ChatQueue, note: Stored) -> None:
+        """Store a note made before a request (the edit about to be sent), off the event
+        loop, as :meth:`_ask` asks."""
+        try:
+            await self.off(note)
+        except Exception as error:
+            self.gate.leave(counted=False)
+            if isinstance(error, self.unavailable):
+                log.warning("delivery to %s waits for the database: %s", queue.chat_id, error)
+                raise Later(STORE_WAIT, counts=False) from error
+            raise
+
     def _release(self, claim: Claim) -> None:
         try:
             claim.release()
         except Exception:  # the database is away: the claim went with its connection
             log.exception("a delivery could not be given back")
 
-    async def _tell(self, queue: ChatQueue, tell: Callable[[], None]) -> None:
-        """Tell the store what Telegram did (a message id, a digest): what the bot shows next
-        depends on it, so when the store does not answer, the chat waits and tells it again
-        until it does (or the outbox closes)."""
+    async def _tell(self, queue: ChatQueue, tell: Callable[[], Stored | None]) -> None:
+        """Tell the store what Telegram did (a message id, a digest; the write ``tell`` returns
+        runs off the event loop): what the bot shows next depends on it, so when the store
+        does not answer, the chat waits and tells it again until it does (or the outbox
+        closes)."""
         wait = STORE_WAIT
         while True:
             try:
-                tell()
+                write = tell()
+                if write is not None:
+                    await self.off(write)
                 return
             except self.unavailable as error:
                 chat_id = queue.chat_id
@@ -256,7 +275,7 @@ class Courier:
         if not work.fresh and render.message_id is not None:
             if work.sending is not None:
                 sending = work.sending
-                self._ask(queue, lambda: sending(content))
+                await self._note(queue, lambda: sending(content))
             edited = await self._edit_in_place(queue, entry, render, content)
             if edited is not False:
                 return
@@ -447,3 +466,8 @@ class Courier:
     def _say_instead(self, chat_id: int, message_id: int, text: str) -> None:
         """Edit a message that cannot be deleted to say ``text``."""
         raise NotImplementedError
+
+
+async def _at_once(write: Stored) -> object:
+    """Run a write to the store on the event loop (an outbox without the store's threads)."""
+    return write()

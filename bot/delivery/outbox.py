@@ -65,6 +65,7 @@ from bot.delivery.work import (
     Render,
     Reserve,
     Send,
+    Stored,
     Work,
     digest,
 )
@@ -83,8 +84,9 @@ class Outbox(Courier):
         clock: Clock | None = None,
         shared: Reserve | None = None,
         unavailable: tuple[type[Exception], ...] = (),
+        off: Callable[[Stored], Awaitable[object]] | None = None,
     ) -> None:
-        super().__init__(bot, pace, clock, shared, unavailable)
+        super().__init__(bot, pace, clock, shared, unavailable, off)
         self.chats: dict[int, ChatQueue] = {}
         self.dropped = 0
         self.on_closed: Callable[[int], Awaitable[None]] | None = None

@@ -81,9 +81,14 @@ class Render:
     before Telegram answered it, and the message shows one of the two."""
 
 
-Done = Callable[[int | None, str | None], None]
+Stored = Callable[[], object]
+"""A write to the store alone (what a message shows now), which the outbox runs off the event
+loop before the chat's next piece of work."""
+
+Done = Callable[[int | None, str | None], Stored | None]
 """Told the message id and digest once a message shows its render (None, None: the chat is
-closed to the bot)."""
+closed to the bot); it may return the store's write that records it, for the outbox to run
+off the event loop."""
 
 
 class Claim(Protocol):
