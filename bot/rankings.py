@@ -10,13 +10,16 @@ from engine.ratings import CATEGORIES, Rating
 from storage import GameStats, LeaderboardEntry, RatingRecord
 
 
-def leaderboard_text(entries: list[LeaderboardEntry], game: str, lang: str) -> str:
-    """A group's ranking for one game; computer players ranked apart, after the people (as
-    long as it is: the outbox sends a long one as several messages, whole lines in each)."""
+def leaderboard_text(
+    entries: list[LeaderboardEntry], game: str, lang: str, title: str | None = None
+) -> str:
+    """A group's ranking for one game, under ``title`` (None: the ranking of all time);
+    computer players ranked apart, after the people (as long as it is: the outbox sends a
+    long one as several messages, whole lines in each)."""
     name = t(lang, f"game.{game}")
     if not entries:
         return t(lang, "rank.empty", game=name)
-    lines: list[str] = [t(lang, "rank.title", game=name)]
+    lines: list[str] = [title or t(lang, "rank.title", game=name)]
     people = [e for e in entries if not e.computer]
     computers = [e for e in entries if e.computer]
     lines += [_line(e, lang) for e in people]

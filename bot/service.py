@@ -37,6 +37,7 @@ from bot.people import People
 from bot.questions import Questions
 from bot.rankings import leaderboard_text, stats_text
 from bot.render.table import side_name
+from bot.seasons import Seasons
 from bot.shows import Shows
 from bot.timers import Scheduler, TurnTimers, utc_now
 from bot.work import DueWork
@@ -97,7 +98,7 @@ class Tavolo:
             pace,
             shared=store.reserve_message if store.shared else None,
             unavailable=(DatabaseUnavailable,),
-            off=store.off,
+            off=store.off_after,
         )
         self.matches = Matches(store)
         self.people = People(store, bot)
@@ -108,6 +109,8 @@ class Tavolo:
             scheduler, clock, self.matches, self.people, self.outbox, self.moves, self.work
         )
         self.computers = Computers(self.matches, self.moves, self.work)
+        self.seasons = Seasons(store, self.people, self.outbox, clock)
+        self.work.announce = self.seasons.announce
         self.moves.followers += [self.timers.follow, self.computers.follow]
         self.lobby = Lobby(self.matches, self.people, self.shows, self._started)
         self.hands = Hands(self.matches, self.shows, self.moves)

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from storage import DatabaseUnavailable, Store, Work
+from storage import DatabaseUnavailable, Season, Store, Work
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,12 @@ RETRY = timedelta(seconds=5)
 
 POLL = 1.0
 """Seconds between two looks for due work nobody holds."""
+
+SEASON_LOOK = timedelta(minutes=1)
+"""How often an instance looks for a month that is over and not announced yet."""
+
+SEASON_LEASE = timedelta(minutes=10)
+"""How long a claim holds a month: its announcement may wait for the group's budget."""
 
 Handler = Callable[[Work], Awaitable[None]]
 
@@ -70,6 +76,10 @@ class DueWork:
         self.clock = clock
         self.owner = instance_name()
         self.handlers: dict[str, Handler] = {}
+        self.announce: Callable[[Season], Awaitable[None]] | None = None
+        """Announces a month that is over (:class:`bot.seasons.Seasons`)."""
+        self._seasons_from: datetime | None = None
+        """When to look for months to announce again (None: at the next poll)."""
         self._poller: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
 
@@ -107,13 +117,37 @@ class DueWork:
             await self.run(item)
 
     async def poll(self) -> int:
-        """Claim what is due and nobody holds, and start running it; how many pieces."""
+        """Claim what is due and nobody holds, and start running it (and, every
+        :data:`SEASON_LOOK`, the months to announce); how many pieces."""
         claimed = self.store.claim_due(self.owner, self.clock(), LEASE)
         for item in claimed:
-            task = asyncio.create_task(self._guarded(item))
-            self._running.add(task)
-            task.add_done_callback(self._running.discard)
-        return len(claimed)
+            self._start(self._guarded(item))
+        seasons = self._due_seasons()
+        for season in seasons:
+            self._start(self._announced(season))
+        return len(claimed) + len(seasons)
+
+    def _start(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+
+    def _due_seasons(self) -> list[Season]:
+        """The months that are over, claimed, when it is time to look."""
+        now = self.clock()
+        if self.announce is None or (self._seasons_from is not None and now < self._seasons_from):
+            return []
+        self._seasons_from = now + SEASON_LOOK
+        return self.store.claim_due_seasons(self.owner, now, SEASON_LEASE)
+
+    async def _announced(self, season: Season) -> None:
+        """Announce a claimed month; on a failure it is given back, for a retry."""
+        assert self.announce is not None
+        try:
+            await self.announce(season)
+        except Exception:
+            log.exception("the announcement of %s failed", season)
+            self.store.release_season(season, self.clock() + RETRY)
 
     async def _guarded(self, item: Work) -> None:
         try:

@@ -7,7 +7,6 @@ import asyncio
 import functools
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from enum import Enum
@@ -46,6 +45,8 @@ from storage.kept import Kept, Touch
 from storage.models import NAME_LENGTH, MatchTable, ResultTable, SeatTable
 from storage.ratings import rate_match
 from storage.records import FINISHED, LOBBY, PlayerResult
+from storage.seasons import note_season
+from storage.threads import AFTER, FIRST, StoreThreads
 from storage.work import Hold, MatchLocks, replace_work
 
 
@@ -153,26 +154,36 @@ class StoreBase:
         """This bot's hold on a PostgreSQL schema (:meth:`storage.store.Store.open`)."""
         self._kept = Kept(enabled=False)
         """What the store read, when it is its database's only writer (:mod:`storage.kept`)."""
-        self._threads: ThreadPoolExecutor | None = None
-        """Where :meth:`off` runs the store's work, made at its first use."""
+        self._threads: StoreThreads | None = None
+        """Where :meth:`off` runs the store's work (:mod:`storage.threads`), made at its first
+        use."""
 
     async def off(self, call: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
-        """``call(*args, **kwargs)`` (a method of this store) run off the event loop, in the
-        store's threads, so that the loop serves the other chats while the database works (a
-        commit waits for the disk or the server). An in-memory database has one connection,
-        which no thread may use while another does: there it runs at once."""
+        """``call(*args, **kwargs)`` (a method of this store, or a function of it) run off the
+        event loop, in the store's threads, so that the loop serves the other chats while the
+        database works (a commit waits for the disk or the server): a press's own work, which
+        goes before the notes (:meth:`off_after`)."""
+        return await self._off(FIRST, functools.partial(call, *args, **kwargs))
+
+    async def off_after(self, call: Callable[[], _T]) -> _T:
+        """``call()`` run off the event loop after the presses' own work waiting (the outbox's
+        notes about its messages)."""
+        return await self._off(AFTER, call)
+
+    async def _off(self, priority: int, call: Callable[[], _T]) -> _T:
+        # An in-memory database has one connection, which no thread may use while another
+        # does: there the work runs at once.
         if isinstance(self._engine.pool, StaticPool):
-            return call(*args, **kwargs)
+            return call()
         if self._threads is None:
-            workers = SERVER_THREADS if self.shared else 1
-            self._threads = ThreadPoolExecutor(workers, thread_name_prefix="tavolo-store")
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._threads, functools.partial(call, *args, **kwargs))
+            self._threads = StoreThreads(SERVER_THREADS if self.shared else 1)
+        result: _T = await asyncio.wrap_future(self._threads.submit(call, priority))
+        return result
 
     def _stop_threads(self) -> None:
         """Let the store's threads finish what they were given, then end them."""
         if self._threads is not None:
-            self._threads.shutdown(wait=True)
+            self._threads.close()
             self._threads = None
 
     def _trouble(self, error: BaseException) -> str | None:
@@ -370,4 +381,5 @@ class StoreBase:
             ],
         )
         rate_match(db, match_id, game, options, given, finished_at or _now())
+        note_season(db, chat_id, finished_at or _now())
         return True

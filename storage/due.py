@@ -8,11 +8,12 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from storage.base import StoreBase, _check_when
+from storage import seasons
+from storage.base import StoreBase, _check_when, _now
 from storage.budget import reserve
 from storage.kept import NOTHING
 from storage.models import SettingTable
-from storage.records import Work
+from storage.records import Season, Work
 from storage.work import (
     claim_due,
     claim_one,
@@ -72,6 +73,34 @@ class DueStore(StoreBase):
         _check_when(until)
         with self._core(write=True, touches=NOTHING) as db:
             release(db, item, until)
+
+    def claim_due_seasons(
+        self, owner: str, now: datetime, lease: timedelta, limit: int = 20
+    ) -> list[Season]:
+        """Claim for ``owner`` the groups' months that ended by ``now``, not announced yet and
+        held by nobody, for ``lease`` (:mod:`storage.seasons`)."""
+        _check_when(now)
+        with self._core(write=True, touches=NOTHING) as db:
+            return seasons.claim_due(db, owner, now, lease, limit)
+
+    def release_season(self, season: Season, until: datetime | None = None) -> None:
+        """Give a claimed month back, unannounced: claimable again from ``until`` (None: at
+        once)."""
+        _check_when(until)
+        with self._core(write=True, touches=NOTHING) as db:
+            seasons.release(db, season, until)
+
+    def take_season(self, season: Season) -> bool:
+        """Take the sending of a month's announcement: True once, for the first who asks (a
+        process, an instance, or the same one after a restart)."""
+        with self._core(write=True, touches=NOTHING) as db:
+            return seasons.take(db, season, _now())
+
+    def seasons(self, chat_id: int) -> list[tuple[str, datetime | None]]:
+        """The group's months with results (``YYYY-MM``), oldest first, and when each was
+        announced (None: not yet)."""
+        with self._core() as db:
+            return seasons.of_chat(db, chat_id)
 
     def reserve_message(self, chat_id: int, interval: float, burst: int) -> float:
         """Take a place for one message in the chat's budget shared by the instances

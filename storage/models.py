@@ -319,6 +319,22 @@ class WorkTable(SQLModel, table=True):
     claimed_until: datetime | None = _time(nullable=True)
 
 
+class SeasonTable(SQLModel, table=True):
+    """A month (``period``, ``YYYY-MM``) in which a match of group ``chat_id`` finished: its
+    standings are announced to the group once it is over (docs/rules.md SE-3). An instance
+    claims the row as it claims work; ``announced_at`` is set as the announcement is sent."""
+
+    __tablename__ = "seasons"
+    __table_args__ = (Index("ix_seasons_due_at", "due_at"),)
+
+    chat_id: int = _id(primary_key=True)
+    period: str = Field(sa_column=Column(String(7), primary_key=True))
+    due_at: datetime = _time()
+    claimed_by: str | None = _text(nullable=True, length=64)
+    claimed_until: datetime | None = _time(nullable=True)
+    announced_at: datetime | None = _time(nullable=True)
+
+
 class SettingTable(SQLModel, table=True):
     """A value every bot instance on the database shares, by name."""
 

@@ -20,6 +20,7 @@ from storage.models import (
     MatchTable,
     RatingTable,
     ResultTable,
+    SeasonTable,
     SeatTable,
     UserTable,
 )
@@ -43,6 +44,7 @@ _CHAT_COLUMNS: tuple[tuple[type[SQLModel], str], ...] = (
     (SeatTable, "turn_chat_id"),
     (ResultTable, "chat_id"),
     (ConfirmationTable, "chat_id"),
+    (SeasonTable, "chat_id"),
 )
 """Every column holding a group's chat id (a supergroup upgrade changes them in place)."""
 
@@ -249,6 +251,12 @@ class PeopleStore(StoreBase):
                 new_chat.updated_at = _now()
                 s.delete(old_chat)
                 s.flush()
+            both = sa_select(col(SeasonTable.period)).where(col(SeasonTable.chat_id) == new_id)
+            s.exec(  # a month both chats played in: the new chat's row stands for both
+                delete(SeasonTable).where(
+                    col(SeasonTable.chat_id) == old_id, col(SeasonTable.period).in_(both)
+                )
+            )
             counts = [
                 s.exec(
                     update(table)

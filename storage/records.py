@@ -269,3 +269,11 @@ class Work:
     kind: str
     version: int
     due_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    """A group's month (``YYYY-MM``, docs/rules.md SE-1) whose standings are to be announced."""
+
+    chat_id: int
+    period: str

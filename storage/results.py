@@ -7,10 +7,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import case, func
+from sqlalchemy import ColumnElement, case, func
 from sqlalchemy import select as sa_select
 from sqlmodel import col
 
+from engine.seasons import season_bounds
 from storage.base import StoreBase
 from storage.kept import NOTHING
 from storage.models import RatingTable, ResultTable, UserTable
@@ -30,9 +31,12 @@ class ResultStore(StoreBase):
         with self._core(write=True, touches=NOTHING) as db:
             return self._insert_results(db, match_id, rows)
 
-    def leaderboard(self, chat_id: int, game: str) -> list[LeaderboardEntry]:
+    def leaderboard(
+        self, chat_id: int, game: str, season: str | None = None
+    ) -> list[LeaderboardEntry]:
         """The group's ranking for a game: people first, then computer players, each ranked by
-        total MP, then VP (docs/rules.md S40-13.3). Entries carry matches played and won."""
+        total MP, then VP (docs/rules.md S40-13.3). Entries carry matches played and won.
+        ``season`` (``YYYY-MM``): only the matches that finished in that month (SE-2)."""
         r = ResultTable
         computer_name = case((col(r.user_id).is_(None), col(r.name)), else_="")
         won = func.sum(case((col(r.won), 1), else_=0))
@@ -50,6 +54,7 @@ class ResultStore(StoreBase):
             )
             .outerjoin(UserTable, col(UserTable.user_id) == col(r.user_id))
             .where(col(r.chat_id) == chat_id, col(r.game) == game)
+            .where(*_within(season))
             .group_by(col(r.computer), col(r.user_id), col(UserTable.name), computer_name)
         )
         with self._session() as s:
@@ -117,3 +122,12 @@ class ResultStore(StoreBase):
         with self._session() as s:
             rows = s.connection().execute(query).all()
         return [RatingRecord(*row) for row in rows]
+
+
+def _within(season: str | None) -> list[ColumnElement[bool]]:
+    """The results of a season (all of them: None)."""
+    if season is None:
+        return []
+    start, end = season_bounds(season)
+    finished = col(ResultTable.finished_at)
+    return [finished >= start, finished < end]

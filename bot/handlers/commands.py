@@ -11,6 +11,7 @@ from bot.callbacks import MAX_ID
 from bot.guide import unknown_game
 from bot.handlers.common import display_name, is_admin, is_group, remember, reply, tavolo
 from bot.i18n import LANGUAGES, t
+from bot.seasons import MONTH_WORDS
 from engine.games import GAMES, by_word
 
 
@@ -183,7 +184,8 @@ async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/classifica [scala40|scopone]`` in a group: players ranked by MP, then VP."""
+    """``/classifica [mese] [scala40|scopone]`` in a group: players ranked by MP, then VP, of
+    all time or (``mese``, ``month``) in the month so far."""
     message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None:
         return
@@ -192,8 +194,13 @@ async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         reply(update, context, t(service.user_lang(chat.id), "cmd.group_only"))
         return
     lang = service.group_lang(chat.id)
-    wanted = [spec.name for spec in map(by_word, context.args or []) if spec is not None]
-    reply(update, context, service.rankings_text(chat.id, wanted or list(GAMES), lang))
+    words = [word.lower() for word in context.args or []]
+    wanted = [spec.name for spec in map(by_word, words) if spec is not None]
+    games = wanted or list(GAMES)
+    if MONTH_WORDS.intersection(words):
+        reply(update, context, service.seasons.standings_text(chat.id, games, lang))
+    else:
+        reply(update, context, service.rankings_text(chat.id, games, lang))
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

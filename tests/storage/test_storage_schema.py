@@ -26,6 +26,7 @@ TABLES = {
     "moves",
     "ratings",
     "results",
+    "seasons",
     "seats",
     "settings",
     "users",
