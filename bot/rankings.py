@@ -7,7 +7,10 @@ from babel.numbers import format_decimal
 
 from bot.i18n import DEFAULT, LANGUAGES, isolated, t
 from engine.ratings import CATEGORIES, Rating
-from storage import GameStats, LeaderboardEntry, RatingRecord
+from storage import GameStats, LeaderboardEntry, RatedPerson, RatingRecord
+
+LEVEL_WORDS = frozenset({"livelli", "livello", "levels", "level"})
+"""What after ``/classifica`` asks for the group's levels."""
 
 
 def leaderboard_text(
@@ -73,6 +76,40 @@ def level_line(record: RatingRecord, lang: str) -> str:
         lang,
         "stats.level",
         category=t(lang, f"rating.{record.category}"),
+        level=t(lang, f"level.{rating.level}"),
+        points=format_decimal(rating.points, locale=lang if lang in LANGUAGES else DEFAULT),
+    )
+
+
+def levels_text(rated: list[RatedPerson], lang: str) -> str:
+    """``/classifica livelli``: the group's people by rating, per category (R-5, R-6); equal
+    numbers share a place."""
+    if not rated:
+        return t(lang, "levels.empty")
+    parts: list[str] = []
+    for category in CATEGORIES:
+        people = [p for p in rated if p.rating.category == category]
+        if not people:
+            continue
+        points = {p.user_id: Rating(p.rating.mu, p.rating.sigma).points for p in people}
+        people.sort(key=lambda p: -points[p.user_id])
+        lines: list[str] = [t(lang, "levels.title", category=t(lang, f"rating.{category}"))]
+        place = 0
+        for number, person in enumerate(people, start=1):
+            if number == 1 or points[person.user_id] != points[people[number - 2].user_id]:
+                place = number
+            lines.append(_level_entry(place, person, lang))
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
+
+
+def _level_entry(place: int, person: RatedPerson, lang: str) -> str:
+    rating = Rating(person.rating.mu, person.rating.sigma)
+    return t(
+        lang,
+        "levels.line",
+        rank=place,
+        name=isolated(person.name),
         level=t(lang, f"level.{rating.level}"),
         points=format_decimal(rating.points, locale=lang if lang in LANGUAGES else DEFAULT),
     )

@@ -35,7 +35,7 @@ from bot.moves import Moves
 from bot.options_ui import rules_lines
 from bot.people import People
 from bot.questions import Questions
-from bot.rankings import leaderboard_text, stats_text
+from bot.rankings import leaderboard_text, levels_text, stats_text
 from bot.render.table import side_name
 from bot.seasons import Seasons
 from bot.shows import Shows
@@ -263,6 +263,10 @@ class Tavolo:
         """``/rankings``: the group's ranking of each game."""
         texts = [leaderboard_text(self.store.leaderboard(chat_id, g), g, lang) for g in games]
         return "\n\n".join(texts)
+
+    def levels_text(self, chat_id: int, lang: str) -> str:
+        """``/rankings levels``: the group's people by skill rating, per category."""
+        return levels_text(self.store.group_ratings(chat_id), lang)
 
     def stats_text(self, user_id: int, lang: str) -> str:
         """``/stats``: the person's own figures across groups, and their skill levels."""

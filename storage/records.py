@@ -246,6 +246,15 @@ class RatingRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class RatedPerson:
+    """A person of a group and their rating in one category (``/classifica livelli``)."""
+
+    user_id: int
+    name: str
+    rating: RatingRecord
+
+
+@dataclass(frozen=True, slots=True)
 class Confirmation:
     """A yes/no question the bot asked ``user_id`` in ``chat_id``: ``kind`` (stop, abandon,
     delete) about ``match_id``; ``answered_at`` once answered (a question is answered once)."""

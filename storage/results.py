@@ -15,7 +15,13 @@ from engine.seasons import season_bounds
 from storage.base import StoreBase
 from storage.kept import NOTHING
 from storage.models import RatingTable, ResultTable, UserTable
-from storage.records import GameStats, LeaderboardEntry, PlayerResult, RatingRecord
+from storage.records import (
+    GameStats,
+    LeaderboardEntry,
+    PlayerResult,
+    RatedPerson,
+    RatingRecord,
+)
 
 
 class ResultStore(StoreBase):
@@ -122,6 +128,38 @@ class ResultStore(StoreBase):
         with self._session() as s:
             rows = s.connection().execute(query).all()
         return [RatingRecord(*row) for row in rows]
+
+    def group_ratings(self, chat_id: int) -> list[RatedPerson]:
+        """The skill ratings of the people who finished a match in the group, in every
+        category they were rated in (docs/rules.md R-6), by category then by name."""
+        r, u, results = RatingTable, UserTable, ResultTable
+        members = (
+            sa_select(col(results.user_id), func.max(results.name).label("played_as"))
+            .where(col(results.chat_id) == chat_id, col(results.computer).is_(False))
+            .group_by(col(results.user_id))
+            .subquery()
+        )
+        name = func.coalesce(col(u.name), members.c.played_as)
+        query = (
+            sa_select(
+                col(r.user_id),
+                name,
+                col(r.category),
+                col(r.mu),
+                col(r.sigma),
+                col(r.matches),
+                col(r.updated_at),
+            )
+            .join(members, members.c.user_id == col(r.user_id))
+            .outerjoin(u, col(u.user_id) == col(r.user_id))
+            .order_by(col(r.category), name)
+        )
+        with self._core() as db:
+            rows: Sequence[Any] = db.execute(query).all()
+        return [
+            RatedPerson(int(user), str(name), RatingRecord(category, mu, sigma, matches, when))
+            for user, name, category, mu, sigma, matches, when in rows
+        ]
 
 
 def _within(season: str | None) -> list[ColumnElement[bool]]:

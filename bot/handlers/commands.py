@@ -11,6 +11,7 @@ from bot.callbacks import MAX_ID
 from bot.guide import unknown_game
 from bot.handlers.common import display_name, is_admin, is_group, remember, reply, tavolo
 from bot.i18n import LANGUAGES, t
+from bot.rankings import LEVEL_WORDS
 from bot.seasons import MONTH_WORDS
 from engine.games import GAMES, by_word
 
@@ -185,7 +186,8 @@ async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/classifica [mese] [scala40|scopone]`` in a group: players ranked by MP, then VP, of
-    all time or (``mese``, ``month``) in the month so far."""
+    all time or (``mese``, ``month``) in the month so far; ``/classifica livelli``: by skill
+    level."""
     message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None:
         return
@@ -197,7 +199,9 @@ async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     words = [word.lower() for word in context.args or []]
     wanted = [spec.name for spec in map(by_word, words) if spec is not None]
     games = wanted or list(GAMES)
-    if MONTH_WORDS.intersection(words):
+    if LEVEL_WORDS.intersection(words):
+        reply(update, context, service.levels_text(chat.id, lang))
+    elif MONTH_WORDS.intersection(words):
         reply(update, context, service.seasons.standings_text(chat.id, games, lang))
     else:
         reply(update, context, service.rankings_text(chat.id, games, lang))

@@ -1,11 +1,13 @@
-"""/stats shows each rated category's level and number (docs/rules.md R-5, R-6)."""
+"""/stats shows each rated category's level and number (docs/rules.md R-5, R-6), and
+``/classifica livelli`` ranks a group's people by it."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
-from bot.rankings import stats_text
-from storage import RatingRecord
+from bot.rankings import levels_text, stats_text
+from storage import FINISHED, PlayerResult, RatedPerson, RatingRecord, Store
 
 WHEN = datetime(2026, 12, 4, tzinfo=UTC)
 
@@ -32,3 +34,53 @@ def test_a_player_as_strong_as_the_esperto_computer_reads_esperto() -> None:
     ratings = [RatingRecord("scala40", 30.0, 2.0, 40, WHEN)]  # 1000 + 40 x 24 = 1960
     assert stats_text([], ratings, "it").splitlines()[1:] == ["Livello Scala 40: esperto (1.960)"]
     assert stats_text([], ratings, "en").splitlines()[1:] == ["Scala 40 level: expert (1,960)"]
+
+
+def test_a_groups_levels_by_category_equal_numbers_sharing_a_place() -> None:
+    def person(user: int, name: str, category: str, mu: float) -> RatedPerson:
+        return RatedPerson(user, name, RatingRecord(category, mu, 2.0, 10, WHEN))
+
+    rated = [
+        person(1, "Anna", "scala40", 30.0),  # 1960
+        person(2, "Bea", "scala40", 35.0),  # 2160
+        person(3, "Ciro", "scala40", 30.0),  # 1960
+        person(1, "Anna", "scopone-pairs", 20.0),  # 1560
+    ]
+    assert levels_text(rated, "it").split("\n") == [
+        "🎖 <b>Livelli di Scala 40</b>",
+        "1. Bea · maestro (2.160)",
+        "2. Anna · esperto (1.960)",
+        "2. Ciro · esperto (1.960)",
+        "",
+        "🎖 <b>Livelli di Scopone</b>",
+        "1. Anna · dilettante (1.560)",
+    ]
+    assert levels_text(rated[3:], "en").split("\n") == [
+        "🎖 <b>Scopone levels</b>",
+        "1. Anna · amateur (1,560)",
+    ]
+    assert levels_text([], "it") == "Nessuno ha ancora un livello qui: lo dà ogni partita conclusa."
+
+
+def test_the_groups_levels_are_its_players_ratings(tmp_path: Path) -> None:
+    with Store.open(f"sqlite:///{tmp_path / 'l.db'}") as store:
+        for chat, (first, second) in ((-1, (11, 12)), (-2, (11, 13))):
+            record = store.create_match(chat, "scala40", {}, first, f"P{first}", seed=1)
+            record = store.add_seat(record.id, second, f"P{second}")
+            record = store.add_seat(record.id, None, "CPU", "facile")
+            version = store.start_match(record.id, "{}", record.version)
+            rows = [
+                PlayerResult(0, first, f"P{first}", False, 40, 20, True, 1),
+                PlayerResult(1, second, f"P{second}", False, -10, 0, False, 0),
+                PlayerResult(2, None, "CPU", True, -30, 0, False, 0),
+            ]
+            store.commit_move(record.id, version, 0, "x", "{}", status=FINISHED, results=rows)
+        for user in (11, 12, 13):
+            store.upsert_user(user, f"P{user}")
+        rated = store.group_ratings(-1)
+        assert [(p.user_id, p.rating.category, p.rating.matches) for p in rated] == [
+            (11, "scala40", 2),  # both groups' matches moved the one rating
+            (12, "scala40", 1),
+        ]
+        assert [p.user_id for p in store.group_ratings(-2)] == [11, 13]
+        assert store.group_ratings(-3) == []

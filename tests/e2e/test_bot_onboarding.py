@@ -70,7 +70,7 @@ HELP = {
         "/tavolo · /punti · /regole — il tavolo, il punteggio, le opzioni\n"
         "/mano — ti rimando le carte in privato\n"
         "/stop — interrompi la partita · /abbandona — lasciala e la perdi\n"
-        "/classifica — classifica del gruppo · /stats — le tue statistiche\n"
+        "/classifica [mese|livelli] — classifica del gruppo · /stats — le tue statistiche\n"
         "/verifica — controlla che il mazzo non sia truccato\n"
         "/lingua — cambia lingua · /deletemydata — cancella i tuoi dati"
     ),
@@ -104,7 +104,7 @@ HELP = {
         "/table · /score · /rules — the table, the score, the options\n"
         "/hand — your cards again, in private\n"
         "/stop — stop the match · /abandon — leave it and lose it\n"
-        "/rankings — the group's rankings · /stats — your statistics\n"
+        "/rankings [month|levels] — the group's rankings · /stats — your statistics\n"
         "/verify — check that the deck is fair\n"
         "/language — change language · /deletemydata — delete your data"
     ),

@@ -64,7 +64,14 @@ async def test_the_month_so_far_and_its_announcement_once(
         assert asked.text == (
             NOVEMBER_TABLE + "\n\nNessuna partita di Scopone conclusa qui a novembre 2026."
         )
+        levels = (await say(server, service, anna, GROUP, "/classifica livelli")).text or ""
+        assert levels.split("\n")[0] == "🎖 Livelli di Scala 40"
+        assert sorted(line.split(" · ")[0][3:] for line in levels.split("\n")[1:]) == [
+            "Anna",
+            "Bea",
+        ]
         assert await service.work.poll() == 1  # October is over, November is not
+        await settle(server, service)
         # 23:05 UTC is five past midnight on 1 December in Rome: November is over.
         await clock.advance((datetime(2026, 11, 30, 23, 5, tzinfo=UTC) - clock.now()).seconds)
         async with another_instance(server, database) as other:
