@@ -23,7 +23,10 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from openskill.models import PlackettLuce
+
 from engine.ai.scala40 import DEFAULT_BUDGET, choose
+from engine.ratings import COMPUTER_RATINGS, NEW_RATING, RatedSeat, Rating, rate
 from engine.scala40 import Options, new_match
 
 MAX_ACTIONS = 20000
@@ -153,6 +156,38 @@ def _hand_share(pairs: list[list[Game]]) -> list[float]:
     return [sum(g.closed for g in p) / max(1, sum(g.hands for g in p)) for p in pairs]
 
 
+def measured_ratings(pairs: list[list[Game]]) -> list[str]:
+    """The computer levels' ratings as their matches against each other give them (docs/rules.md
+    R-4): both start as newcomers and every match moves both (openskill, as for people, in
+    the order played); and the gap between the fixed ratings that the win rate implies under
+    the same model (the fixed sigmas, openskill's beta)."""
+    ratings = {"facile": NEW_RATING, "esperto": NEW_RATING}
+    games = [game for pair in pairs for game in pair]
+    for game in games:
+        seats = [
+            RatedSeat(0, 0, ratings["esperto"], 0, game.won > 0, 0, False),
+            RatedSeat(1, 1, ratings["facile"], 1, game.won < 1, 0, False),
+        ]
+        moved = rate(seats)
+        ratings = {"esperto": moved[0], "facile": moved[1]}
+    lines = [
+        f"measured rating of {level} from {len(games)} matches: mu {r.mu:.2f}, sigma "
+        f"{r.sigma:.2f} (shown {r.points})"
+        for level, r in sorted(ratings.items())
+    ]
+    won = sum(game.won for game in games) / max(1, len(games))
+    fixed_e, fixed_f = COMPUTER_RATINGS["esperto"], COMPUTER_RATINGS["facile"]
+    spread = math.sqrt(fixed_e.sigma**2 + fixed_f.sigma**2 + 2 * PlackettLuce().beta**2)
+    gap = spread * math.log(won / (1 - won)) if 0 < won < 1 else math.inf
+    fixed = Rating(fixed_f.mu + gap, fixed_e.sigma)
+    lines.append(
+        f"esperto won {100 * won:.1f}% of them: a gap of {gap:.2f} mu between the fixed ratings "
+        f"(today {fixed_e.mu - fixed_f.mu:.2f}); with facile at mu {fixed_f.mu:g}, esperto at "
+        f"mu {fixed.mu:.2f} (shown {fixed.points})"
+    )
+    return lines
+
+
 def _null_line(label: str, pairs: list[list[Game]]) -> str:
     """A null check's figure: the focus player's share of matches, and how many pairs of games
     were identical (all of them: the level ignores its seed, and 50% is exact by construction)."""
@@ -198,6 +233,8 @@ def main(argv: list[str]) -> int:
     wins = [sum(g.won for g in p) / len(p) for p in pairs]
     print(f"2 players, esperto vs facile, matches to 101 won: {_pct(wins)}")
     print(f"2 players, esperto vs facile, hands closed: {_pct(_hand_share(pairs))}")
+    for line in measured_ratings(pairs):
+        print(line)
 
     hands4 = args.hands4 or deals
     quads = _run([Task(4, args.seed + i, "esperto", budget, False) for i in range(hands4)], jobs)

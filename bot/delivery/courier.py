@@ -205,9 +205,7 @@ class Courier:
         try:
             return ask()
         except Exception as error:
-            self.gate.leave(counted=False)
-            if isinstance(error, self.unavailable):
-                log.warning("delivery to %s waits for the database: %s", queue.chat_id, error)
+            if self._store_away(queue, error):
                 raise Later(STORE_WAIT, counts=False) from error
             raise
 
@@ -217,11 +215,18 @@ class Courier:
         try:
             await self.off(note)
         except Exception as error:
-            self.gate.leave(counted=False)
-            if isinstance(error, self.unavailable):
-                log.warning("delivery to %s waits for the database: %s", queue.chat_id, error)
+            if self._store_away(queue, error):
                 raise Later(STORE_WAIT, counts=False) from error
             raise
+
+    def _store_away(self, queue: ChatQueue, error: Exception) -> bool:
+        """A question to the store failed: the entry's place in the overall budget is given
+        back; whether the store did not answer (then the entry waits, :class:`Later`)."""
+        self.gate.leave(counted=False)
+        away = isinstance(error, self.unavailable)
+        if away:
+            log.warning("delivery to %s waits for the database: %s", queue.chat_id, error)
+        return away
 
     def _release(self, claim: Claim) -> None:
         try:
