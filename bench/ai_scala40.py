@@ -8,6 +8,8 @@ esperto against esperto (``--null-deals`` paired deals, default ``--deals``, 0 s
 seeds from different streams (the focus player's is salted), so the two games of a pair differ
 whenever the level uses its seed; the line also says in how many pairs the two games were
 identical: all of them means the level is deterministic and the check is exact by construction.
+The esperto-against-facile matches also give the two levels' measured ratings (docs/rules.md
+R-4): both start as newcomers, and every match moves both as people's matches move theirs.
 
     python -m bench ai --deals 200 --budget 40 --jobs 2
     python -m bench ai --deals 200 --null-deals 100 --null-budget 20 --jobs 1
@@ -177,7 +179,7 @@ def measured_ratings(pairs: list[list[Game]]) -> list[str]:
     ]
     won = sum(game.won for game in games) / max(1, len(games))
     fixed_e, fixed_f = COMPUTER_RATINGS["esperto"], COMPUTER_RATINGS["facile"]
-    spread = math.sqrt(fixed_e.sigma**2 + fixed_f.sigma**2 + 2 * PlackettLuce().beta**2)
+    spread = math.sqrt(fixed_e.sigma**2 + fixed_f.sigma**2 + 2 * PlackettLuce().beta ** 2)
     gap = spread * math.log(won / (1 - won)) if 0 < won < 1 else math.inf
     fixed = Rating(fixed_f.mu + gap, fixed_e.sigma)
     lines.append(

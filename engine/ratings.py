@@ -58,12 +58,13 @@ NEW_RATING: Final = Rating(_MODEL.mu, _MODEL.sigma)
 """A person's rating before their first match in a category: openskill's default (R-2)."""
 
 COMPUTER_RATINGS: Final[Mapping[str, Rating]] = {
-    "facile": Rating(20.0, 2.0),
-    "esperto": Rating(30.0, 2.0),
+    "facile": Rating(23.7, 1.5),
+    "esperto": Rating(26.3, 1.5),
 }
-"""The computer levels' fixed ratings (R-4): ``facile`` below a newcomer's mean, ``esperto``
-above it, both with a small sigma (they do not change). Chosen, not yet measured: to be
-measured by ``python -m bench`` against rated play and set here."""
+"""The computer levels' fixed ratings (R-4), measured: ``python -m bench ai`` rates their
+matches against each other as people's are rated, both starting as newcomers (2026-11-28, 800
+matches to 101: ``esperto`` mu 26.26, ``facile`` 23.74, sigma 1.48 each; ``esperto`` won
+60.1%). So a newcomer's mean sits between them, and the gap is the one their results give."""
 
 DISPLAY_BASE: Final = 1000
 """The number shown for an ordinal of 0 (a newcomer, R-5)."""
@@ -72,7 +73,7 @@ DISPLAY_SCALE: Final = 40
 
 LEVELS: Final = ("beginner", "amateur", "expert", "master", "ace")
 """The named levels, lowest first (R-6); the bot's catalogs give their words."""
-LEVEL_FLOORS: Final = (0, 1400, 1700, 2000, 2300)
+LEVEL_FLOORS: Final = (0, 1400, 1800, 2100, 2400)
 """The shown points each level starts at (below 0 is still a beginner, R-6)."""
 
 

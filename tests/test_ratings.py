@@ -43,9 +43,17 @@ def test_levels_by_points() -> None:
     def at(points: int) -> str:
         return Rating((points - 1000) / 40, 0.0).level
 
-    assert [at(p) for p in (-200, 1399, 1400, 1699, 1700, 2000, 2299, 2300, 3000)] == [
+    assert [at(p) for p in (-200, 1399, 1400, 1799, 1800, 2100, 2399, 2400, 3000)] == [
         "beginner", "beginner", "amateur", "amateur", "expert", "master", "master", "ace", "ace",
     ]  # fmt: skip
+
+
+def test_the_computers_read_as_their_names() -> None:
+    """Measured, the computers sit either side of the esperto floor (R-4, R-6): facile reads
+    dilettante, esperto reads esperto."""
+    facile, esperto = COMPUTER_RATINGS["facile"], COMPUTER_RATINGS["esperto"]
+    assert (facile.points, facile.level) == (1768, "amateur")
+    assert (esperto.points, esperto.level) == (1872, "expert")
 
 
 def test_three_players_equal_openskill_by_mp() -> None:
