@@ -92,6 +92,7 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
         "hand": commands.hand,
         "abandon": commands.abandon,
         "language": commands.language,
+        "settings": commands.settings,
         "rankings": commands.rankings,
         "verify": commands.verify,
         "stats": commands.stats,

@@ -7,6 +7,7 @@ checked against the stored state after a restart or on another instance:
 - hand:   ``h:<match>:<seat>:<context>:<op>[:<arg>]``  (``h:12:0:kqzpam:t:5H.0`` toggles 5H)
 - lobby:  ``l:<match>:<version>:<op>[:<arg>]``
 - confirm:``k:<question>:y|n`` (the stored yes/no questions), rematch ``r:<match>``
+- language ``g:0:<code>``, a group setting ``s:0:<setting>:<value>``
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ class LobbyOp(StrEnum):
     COMPUTER_REMOVE = "cr"
     START = "s"
     CANCEL = "x"
+
+
+class Setting(StrEnum):
+    """A group setting a button changes (:mod:`bot.settings`)."""
+
+    RATE_COMPUTERS = "rc"
 
 
 class Reply(StrEnum):
@@ -68,7 +75,7 @@ def encode(data: Callback) -> str:
         parts = ["h", str(data.match_id), str(data.seat), data.context, data.op]
     elif data.kind == "l":
         parts = ["l", str(data.match_id), str(data.version), data.op]
-    elif data.kind in ("k", "r", "g"):
+    elif data.kind in ("k", "r", "g", "s"):
         parts = [data.kind, str(data.match_id), data.op]
     else:
         raise ValueError(f"unknown callback kind {data.kind!r}")
@@ -101,7 +108,7 @@ def _decode_parts(parts: list[str]) -> Callback | None:
     if kind == "l" and len(parts) in (4, 5):
         match_id, version = _number(parts[1]), _number(parts[2])
         return _checked(Callback("l", match_id, parts[3], version=version, arg=_arg(parts, 4)))
-    if kind in ("k", "r", "g") and len(parts) in (3, 4):
+    if kind in ("k", "r", "g", "s") and len(parts) in (3, 4):
         return _checked(Callback(kind, _number(parts[1]), parts[2], arg=_arg(parts, 3)))
     return None
 
@@ -149,6 +156,11 @@ def confirm(question: int, answer: str) -> str:
 def language(code: str) -> str:
     """Callback data of a language button (``it``, ``en``)."""
     return encode(Callback("g", 0, code))
+
+
+def setting(name: str, value: str) -> str:
+    """Callback data of a group setting's button (``name`` set to ``value``)."""
+    return encode(Callback("s", 0, name, arg=value))
 
 
 def rematch(match_id: int) -> str:

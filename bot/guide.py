@@ -16,6 +16,7 @@ from engine.games import GAMES
 
 GROUP_COMMANDS = (
     "newgame", "table", "score", "rules", "stop", "verify", "rankings", "help", "language",
+    "settings",
 )  # fmt: skip
 PRIVATE_COMMANDS = (
     "newgame", "hand", "table", "score", "rules", "stop", "abandon", "verify", "stats",
@@ -33,6 +34,7 @@ ITALIAN = {
     "language": "lingua",
     "rankings": "classifica",
     "verify": "verifica",
+    "settings": "impostazioni",
 }
 """The Italian name of each command (both names work; Italian menus show the Italian one)."""
 

@@ -38,6 +38,7 @@ from bot.questions import Questions
 from bot.rankings import leaderboard_text, levels_text, stats_text
 from bot.render.table import side_name
 from bot.seasons import Seasons
+from bot.settings import GroupSettings
 from bot.shows import Shows
 from bot.timers import Scheduler, TurnTimers, utc_now
 from bot.work import DueWork
@@ -110,6 +111,7 @@ class Tavolo:
         )
         self.computers = Computers(self.matches, self.moves, self.work)
         self.seasons = Seasons(store, self.people, self.outbox, clock)
+        self.settings = GroupSettings(store, self.people, self.outbox)
         self.work.announce = self.seasons.announce
         self.moves.followers += [self.timers.follow, self.computers.follow]
         self.lobby = Lobby(self.matches, self.people, self.shows, self._started)
@@ -178,6 +180,8 @@ class Tavolo:
             )
         if data.kind == "g":
             return await self.languages.choose(chat_id, user_id, data.op, pressed.message_id)
+        if data.kind == "s":
+            return await self.settings.choose(pressed)
         return await self.rematch(data.match_id, user_id, chat_id, pressed.lang)
 
     async def hand_press(self, data: callbacks.Callback, user_id: int, lang: str) -> Answer:

@@ -42,7 +42,7 @@ from storage.errors import (
     WrongStatus,
 )
 from storage.kept import Kept, Touch
-from storage.models import NAME_LENGTH, MatchTable, ResultTable, SeatTable
+from storage.models import NAME_LENGTH, ChatTable, MatchTable, ResultTable, SeatTable
 from storage.ratings import rate_match
 from storage.records import FINISHED, LOBBY, PlayerResult
 from storage.seasons import note_season
@@ -333,6 +333,15 @@ class StoreBase:
         query = select(MatchTable).where(col(MatchTable.active_chat_id) == chat_id)
         return s.exec(query).first()
 
+    @staticmethod
+    def _rates(db: Connection, chat_id: int, results: Sequence[PlayerResult]) -> bool:
+        """Whether a match's results move ratings: not one with a computer seat in a group
+        that chose so (docs/rules.md R-4.2)."""
+        if not any(result.computer for result in results):
+            return True
+        query = sa_select(col(ChatTable.rate_computers)).where(col(ChatTable.chat_id) == chat_id)
+        return db.execute(query).scalar() is not False
+
     def _insert_results(self, db: Connection, match_id: int, rows: Iterable[PlayerResult]) -> bool:
         """Store a finished match's results once, and move its people's ratings with them in
         the same transaction (docs/rules.md R-3); False when they were already stored."""
@@ -380,6 +389,7 @@ class StoreBase:
                 for result in given
             ],
         )
-        rate_match(db, match_id, game, options, given, finished_at or _now())
+        if self._rates(db, chat_id, given):
+            rate_match(db, match_id, game, options, given, finished_at or _now())
         note_season(db, chat_id, finished_at or _now())
         return True

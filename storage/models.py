@@ -240,7 +240,8 @@ class UserTable(SQLModel, table=True):
 
 
 class ChatTable(SQLModel, table=True):
-    """A group's settings: language and, per game, the default options (JSON object)."""
+    """A group's settings: language, per game the default options (JSON object), whether
+    matches against computers move ratings."""
 
     __tablename__ = "chats"
 
@@ -249,6 +250,8 @@ class ChatTable(SQLModel, table=True):
     default_options: str = _text()
     title: str | None = _text(nullable=True, length=255)
     updated_at: datetime = _time()
+    rate_computers: bool | None = Field(default=None, sa_column=Column(Boolean, nullable=True))
+    """Whether matches with a computer seat move ratings (None: the default, they do)."""
 
 
 class ResultTable(SQLModel, table=True):

@@ -178,7 +178,13 @@ class PeopleStore(StoreBase):
             settings = (
                 ChatSettings(chat_id, None, {})
                 if row is None
-                else ChatSettings(chat_id, row.language, json.loads(row.default_options), row.title)
+                else ChatSettings(
+                    chat_id,
+                    row.language,
+                    json.loads(row.default_options),
+                    row.title,
+                    row.rate_computers is not False,
+                )
             )
         self._kept.keep(CHAT, chat_id, settings, since)
         return self._kept.chat(chat_id) or settings
@@ -205,6 +211,14 @@ class PeopleStore(StoreBase):
 
         def change(row: ChatTable) -> None:
             row.language = language
+
+        self._change_chat(chat_id, change)
+
+    def set_rate_computers(self, chat_id: int, rated: bool) -> None:
+        """Whether the group's matches against computer players move ratings (R-4.2)."""
+
+        def change(row: ChatTable) -> None:
+            row.rate_computers = rated
 
         self._change_chat(chat_id, change)
 
@@ -246,6 +260,8 @@ class PeopleStore(StoreBase):
                     new_chat = ChatTable(chat_id=new_id, default_options="{}", updated_at=_now())
                     s.add(new_chat)
                 new_chat.language = new_chat.language or old_chat.language
+                if new_chat.rate_computers is None:
+                    new_chat.rate_computers = old_chat.rate_computers
                 merged = json.loads(old_chat.default_options) | json.loads(new_chat.default_options)
                 new_chat.default_options = _dump(merged)
                 new_chat.updated_at = _now()

@@ -174,12 +174,14 @@ class UserRecord:
 
 @dataclass(frozen=True, slots=True)
 class ChatSettings:
-    """A group's settings: its language (None: not chosen) and default options per game."""
+    """A group's settings: its language (None: not chosen), default options per game, and
+    whether matches against computer players move ratings (docs/rules.md R-4.2)."""
 
     chat_id: int
     language: str | None
     default_options: dict[str, dict[str, Any]]
     title: str | None = None
+    rate_computers: bool = True
 
 
 class PlayerResult(NamedTuple):

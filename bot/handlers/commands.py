@@ -207,6 +207,19 @@ async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         reply(update, context, service.rankings_text(chat.id, games, lang))
 
 
+async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/impostazioni`` (``/settings``) in a group: its settings, as buttons an admin
+    presses."""
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None:
+        return
+    service = tavolo(context)
+    if not is_group(chat):
+        reply(update, context, t(service.user_lang(chat.id), "cmd.group_only"))
+        return
+    service.settings.show(chat.id, message.message_id)
+
+
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/stats`` in private: the player's own figures across groups."""
     message, user = update.effective_message, update.effective_user

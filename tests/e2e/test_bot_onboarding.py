@@ -72,6 +72,7 @@ HELP = {
         "/stop — interrompi la partita · /abbandona — lasciala e la perdi\n"
         "/classifica [mese|livelli] — classifica del gruppo · /stats — le tue statistiche\n"
         "/verifica — controlla che il mazzo non sia truccato\n"
+        "/impostazioni — le opzioni del gruppo (amministratori)\n"
         "/lingua — cambia lingua · /deletemydata — cancella i tuoi dati"
     ),
     "en": (
@@ -106,6 +107,7 @@ HELP = {
         "/stop — stop the match · /abandon — leave it and lose it\n"
         "/rankings [month|levels] — the group's rankings · /stats — your statistics\n"
         "/verify — check that the deck is fair\n"
+        "/settings — the group's settings (admins)\n"
         "/language — change language · /deletemydata — delete your data"
     ),
 }
@@ -174,6 +176,7 @@ GROUP_MENU = {
         ("classifica", "Classifica del gruppo"),
         ("aiuto", "Come si gioca e i comandi"),
         ("lingua", "Cambia lingua"),
+        ("impostazioni", "Impostazioni del gruppo (amministratori)"),
     ],
     "en": [
         ("newgame", "New match: Scala 40 or Scopone"),
@@ -185,6 +188,7 @@ GROUP_MENU = {
         ("rankings", "The group's rankings"),
         ("help", "How to play, and the commands"),
         ("language", "Change language"),
+        ("settings", "Group settings (admins)"),
     ],
 }
 

@@ -101,6 +101,23 @@ class TestRatings:
         assert store.user_ratings(ANNA) == []
         assert store.get_match(match_id).version == version
 
+    def test_a_group_may_choose_that_computers_do_not_count(self, store: Store) -> None:
+        """R-4.2: the choice holds in that group only, for matches with a computer seat."""
+        assert store.chat_settings(-10).rate_computers is True
+        store.set_rate_computers(-10, False)
+        assert store.chat_settings(-10).rate_computers is False
+        match_id, version = scopone_with_computers(store, -10)
+        store.commit_move(match_id, version, 0, "end", "{}", status=FINISHED, results=results(True))
+        assert store.user_ratings(ANNA) == []  # results stored, no rating moved
+        assert [e.user_id for e in store.leaderboard(-10, "scopone") if not e.computer] == [1, 2]
+        match_id, version = scopone_with_computers(store, -11)  # another group counts them
+        store.commit_move(match_id, version, 0, "end", "{}", status=FINISHED, results=results(True))
+        assert only(store.user_ratings(ANNA))[3] == 1
+        store.set_rate_computers(-10, True)
+        match_id, version = scopone_with_computers(store, -10)
+        store.commit_move(match_id, version, 0, "end", "{}", status=FINISHED, results=results(True))
+        assert only(store.user_ratings(ANNA))[3] == 2
+
     def test_a_stopped_match_rates_nobody(self, store: Store) -> None:
         match_id, version = scopone_with_computers(store)
         store.commit_move(match_id, version, None, "stop", "{}", status=STOPPED)

@@ -1,0 +1,62 @@
+"""End to end: a group's settings (``/impostazioni``, docs/rules.md R-4.2) through the fake
+Bot API: the panel in the group's language, a member refused, an admin's choice shown and kept,
+and the command in private pointing to a group."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot import callbacks
+from storage import Store
+from testkit.bot_harness import button_data, running_bot, say, seat_people, settle
+from testkit.fake_telegram import FakeTelegramServer
+
+GROUP = -100660
+ADMIN, MEMBER = 1661, 1662
+PEOPLE = [(ADMIN, "Anna", "it"), (MEMBER, "Bea", "en")]
+
+STALE = "Questo pulsante non è più valido."
+PANEL = (
+    "⚙️ Impostazioni del gruppo\n"
+    "🤖 Le partite contro il computer contano per i livelli: {value}\n"
+    "Le cambia un amministratore."
+)
+
+
+async def test_only_an_admin_changes_the_groups_settings(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server, database = fake_telegram, tmp_path / "settings.db"
+    anna, bea = seat_people(server, GROUP, "Circolo", PEOPLE, admins=(ADMIN,))
+    async with running_bot(server, database) as service:
+        panel = await say(server, service, bea, GROUP, "/impostazioni")
+        assert panel.text == PANEL.format(value="sì")
+        assert panel.keyboard == [["✓ 🤖 Contano", "🤖 Non contano"]]
+        not_counting = button_data(panel, "🤖 Non contano")
+        counting = button_data(panel, "✓ 🤖 Contano")
+        assert not_counting == callbacks.setting(callbacks.Setting.RATE_COMPUTERS, "0")
+
+        refused = await bea.press(GROUP, panel.message_id, not_counting).answered()
+        assert (refused.get("text"), refused.get("show_alert")) == (
+            "Only a group admin can do that.",
+            True,
+        )
+        assert service.store.chat_settings(GROUP).rate_computers is True
+
+        done = await anna.press(GROUP, panel.message_id, not_counting).answered()
+        assert done.get("text") == "Fatto."
+        await settle(server, service)
+        shown = server.message(GROUP, panel.message_id)
+        assert shown is not None and shown.text == PANEL.format(value="no")
+        assert button_data(shown, "✓ 🤖 Non contano") == not_counting
+
+        # A setting's data forged onto another message of the bot changes nothing.
+        ranking = await say(server, service, anna, GROUP, "/classifica")
+        forged = anna.press(GROUP, ranking.message_id, counting, force=True)
+        assert (await forged.answered()).get("text") == STALE
+        assert service.store.chat_settings(GROUP).rate_computers is False
+
+        private = await say(server, service, anna, ADMIN, "/impostazioni")
+        assert private.text == "Questo comando funziona solo nei gruppi."
+    with Store.open(f"sqlite:///{database}") as store:
+        assert store.chat_settings(GROUP).rate_computers is False
