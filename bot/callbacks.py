@@ -38,6 +38,7 @@ class Setting(StrEnum):
     """A group setting a button changes (:mod:`bot.settings`)."""
 
     RATE_COMPUTERS = "rc"
+    LOBBY_LEVELS = "ll"
 
 
 class Reply(StrEnum):

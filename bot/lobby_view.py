@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
@@ -9,14 +11,22 @@ from bot.callbacks import LobbyOp
 from bot.games import ui_for
 from bot.i18n import Html, html_lines, isolated, t
 from bot.options_ui import value_text
+from bot.rankings import level_words
 from bot.render import Rendered
 from bot.render.table import PAIRED_SEATS
 from engine.games import game
+from engine.ratings import Rating
 from storage import MatchRecord
 
 
-def lobby_view(record: MatchRecord, lang: str, options_panel: bool = False) -> Rendered:
-    """The lobby message and its buttons (or the options panel)."""
+def lobby_view(
+    record: MatchRecord,
+    lang: str,
+    options_panel: bool = False,
+    levels: Mapping[int, Rating] | None = None,
+) -> Rendered:
+    """The lobby message and its buttons (or the options panel); ``levels``: the seats whose
+    player's level is shown next to their name (R-6.3)."""
     if options_panel:
         return _options_panel(record, lang)
     spec, ui = game(record.game), ui_for(record.game)
@@ -29,8 +39,7 @@ def lobby_view(record: MatchRecord, lang: str, options_panel: bool = False) -> R
     lines.append(t(lang, "lobby.players", count=len(record.seats), min=low, max=high))
     if record.seats:
         lines += [
-            t(lang, "lobby.seat", position=i + 1, name=isolated(s.name))
-            for i, s in enumerate(record.seats)
+            _seat_line(i, s.name, (levels or {}).get(i), lang) for i, s in enumerate(record.seats)
         ]
     else:
         lines.append(t(lang, "lobby.nobody"))
@@ -62,6 +71,16 @@ def lobby_view(record: MatchRecord, lang: str, options_panel: bool = False) -> R
     if private:
         keyboard = keyboard[1:]
     return "\n".join(lines), InlineKeyboardMarkup(keyboard)
+
+
+def _seat_line(seat: int, name: str, rating: Rating | None, lang: str) -> str:
+    """``2. Bea``, or with the player's level ``2. Bea · dilettante (1.512)``."""
+    if rating is None:
+        return t(lang, "lobby.seat", position=seat + 1, name=isolated(name))
+    level, points = level_words(rating, lang)
+    return t(
+        lang, "lobby.seat_level", position=seat + 1, name=isolated(name), level=level, points=points
+    )
 
 
 def _options_panel(record: MatchRecord, lang: str) -> Rendered:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from babel.numbers import format_decimal
 
-from bot.i18n import DEFAULT, LANGUAGES, isolated, t
+from bot.i18n import DEFAULT, LANGUAGES, Html, isolated, t
 from engine.ratings import CATEGORIES, Rating
 from storage import GameStats, LeaderboardEntry, RatedPerson, RatingRecord
 
@@ -71,14 +71,15 @@ def stats_text(stats: list[GameStats], ratings: list[RatingRecord], lang: str) -
 
 def level_line(record: RatingRecord, lang: str) -> str:
     """``Livello Scala 40: dilettante (1.456)``: a category's named level and number (R-6)."""
-    rating = Rating(record.mu, record.sigma)
-    return t(
-        lang,
-        "stats.level",
-        category=t(lang, f"rating.{record.category}"),
-        level=t(lang, f"level.{rating.level}"),
-        points=format_decimal(rating.points, locale=lang if lang in LANGUAGES else DEFAULT),
-    )
+    level, points = level_words(Rating(record.mu, record.sigma), lang)
+    category = t(lang, f"rating.{record.category}")
+    return t(lang, "stats.level", category=category, level=level, points=points)
+
+
+def level_words(rating: Rating, lang: str) -> tuple[Html, str]:
+    """A rating's named level and its number as ``lang`` writes it (R-5, R-6)."""
+    points = format_decimal(rating.points, locale=lang if lang in LANGUAGES else DEFAULT)
+    return t(lang, f"level.{rating.level}"), points
 
 
 def levels_text(rated: list[RatedPerson], lang: str) -> str:
@@ -104,12 +105,6 @@ def levels_text(rated: list[RatedPerson], lang: str) -> str:
 
 
 def _level_entry(place: int, person: RatedPerson, lang: str) -> str:
-    rating = Rating(person.rating.mu, person.rating.sigma)
-    return t(
-        lang,
-        "levels.line",
-        rank=place,
-        name=isolated(person.name),
-        level=t(lang, f"level.{rating.level}"),
-        points=format_decimal(rating.points, locale=lang if lang in LANGUAGES else DEFAULT),
-    )
+    level, points = level_words(Rating(person.rating.mu, person.rating.sigma), lang)
+    name = isolated(person.name)
+    return t(lang, "levels.line", rank=place, name=name, level=level, points=points)

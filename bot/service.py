@@ -112,6 +112,7 @@ class Tavolo:
         self.computers = Computers(self.matches, self.moves, self.work)
         self.seasons = Seasons(store, self.people, self.outbox, clock)
         self.settings = GroupSettings(store, self.people, self.outbox)
+        self.settings.changed = self._settings_changed
         self.work.announce = self.seasons.announce
         self.moves.followers += [self.timers.follow, self.computers.follow]
         self.lobby = Lobby(self.matches, self.people, self.shows, self._started)
@@ -183,6 +184,12 @@ class Tavolo:
         if data.kind == "s":
             return await self.settings.choose(pressed)
         return await self.rematch(data.match_id, user_id, chat_id, pressed.lang)
+
+    def _settings_changed(self, chat_id: int) -> None:
+        """A group's settings changed: its open lobby shows them (the players' levels)."""
+        record = self.store.active_match_in_chat(chat_id)
+        if record is not None and record.status == "lobby":
+            self.shows.table(record)
 
     async def hand_press(self, data: callbacks.Callback, user_id: int, lang: str) -> Answer:
         """A press on a private hand (``lang``: the presser's language)."""

@@ -1,9 +1,10 @@
 """A group's settings (``/impostazioni``): a panel of buttons that only the group's admins
-change, in that group. Today one: whether matches against computer players move a person's
-rating (docs/rules.md R-4.2)."""
+change, in that group: whether matches against computer players move a person's rating
+(docs/rules.md R-4.2), and whether the lobby shows each player's level (R-6.3)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -27,6 +28,13 @@ PANEL_MARK = "⚙️"
 only from a message that shows the panel."""
 
 
+SETTERS: dict[str, Callable[[Store, int, bool], None]] = {
+    Setting.RATE_COMPUTERS: Store.set_rate_computers,
+    Setting.LOBBY_LEVELS: Store.set_levels_in_lobby,
+}
+"""How each setting is stored."""
+
+
 class GroupSettings:
     """The settings panel and its buttons."""
 
@@ -34,6 +42,8 @@ class GroupSettings:
         self.store = store
         self.people = people
         self.outbox = outbox
+        self.changed: Callable[[int], None] = lambda _chat_id: None
+        """Told of a group whose settings changed (its lobby shows the levels, or not)."""
 
     def show(self, chat_id: int, reply_to: int | None) -> None:
         """``/impostazioni`` in a group: the panel, in the group's language."""
@@ -41,36 +51,45 @@ class GroupSettings:
         self.outbox.send(chat_id, text, markup, Priority.REPLY, reply_to=reply_to)
 
     def panel(self, chat_id: int) -> tuple[Html, InlineKeyboardMarkup]:
-        """The panel as the group's settings are now."""
+        """The panel as the group's settings are now: a line and a row of buttons each."""
         lang = self.people.group_lang(chat_id)
-        rated = self.store.chat_settings(chat_id).rate_computers
+        settings = self.store.chat_settings(chat_id)
+        now = {
+            Setting.RATE_COMPUTERS: settings.rate_computers,
+            Setting.LOBBY_LEVELS: settings.levels_in_lobby,
+        }
+        words = {name: t(lang, "settings.yes" if on else "settings.no") for name, on in now.items()}
         text = t(
-            lang, "settings.panel", computers=t(lang, "settings.yes" if rated else "settings.no")
+            lang,
+            "settings.panel",
+            computers=words[Setting.RATE_COMPUTERS],
+            levels=words[Setting.LOBBY_LEVELS],
         )
-        buttons = [
-            InlineKeyboardButton(
-                ("✓ " if chosen == rated else "") + t(lang, key),
-                callback_data=callbacks.setting(Setting.RATE_COMPUTERS, YES if chosen else NO),
-            )
-            for chosen, key in (
-                (True, "settings.computers_count"),
-                (False, "settings.computers_not"),
-            )
+        rows = [
+            [
+                InlineKeyboardButton(
+                    ("✓ " if chosen == now[name] else "") + t(lang, f"settings.{name}.{chosen:d}"),
+                    callback_data=callbacks.setting(name, YES if chosen else NO),
+                )
+                for chosen in (True, False)
+            ]
+            for name in now
         ]
-        return text, InlineKeyboardMarkup([buttons])
+        return text, InlineKeyboardMarkup(rows)
 
     async def choose(self, pressed: Pressed) -> Answer:
         """A setting's button, pressed on the panel: an admin of this group changes it, and
         the panel shows it. Any other message's button (forged data) changes nothing."""
         data, chat_id, lang = pressed.data, pressed.chat_id, pressed.lang
         value, on_panel = data.arg, (pressed.shown or "").startswith(PANEL_MARK)
-        if chat_id > 0 or data.op != Setting.RATE_COMPUTERS or value not in (YES, NO):
+        if chat_id > 0 or data.op not in SETTERS or value not in (YES, NO):
             return Answer(t(lang, "ans.stale"))
         if not on_panel or pressed.message_id is None:
             return Answer(t(lang, "ans.stale"))
         if not await self.people.is_admin(chat_id, pressed.user_id):
             return Answer(t(lang, "ans.only_admin"), alert=True)
-        self.store.set_rate_computers(chat_id, value == YES)
+        SETTERS[data.op](self.store, chat_id, value == YES)
+        self.changed(chat_id)
         text, markup = self.panel(chat_id)
         message_id = pressed.message_id
         self.outbox.put(

@@ -32,6 +32,7 @@ from bot.render.length import clip
 from bot.work import Delivery
 from engine import fairness
 from engine.games import GameMatch
+from engine.ratings import NEW_RATING, Rating, category_of
 from storage import FINISHED, MatchRecord
 
 log = logging.getLogger(__name__)
@@ -143,7 +144,8 @@ class Shows:
         record = self.store.get_match(match_id)
         lang = self.people.group_lang(record.chat_id)
         if record.status == "lobby":
-            rendered = lobby_view(record, lang, self.panels.get(match_id, False))
+            panel = self.panels.get(match_id, False)
+            rendered = lobby_view(record, lang, panel, self.lobby_levels(record))
         elif record.state_json is None:
             if record.table_message_id is None:
                 return None
@@ -151,6 +153,19 @@ class Shows:
         else:
             rendered = self.table_view(record)
         return Render(record.table_message_id, record.table_digest, *rendered, record.table_pending)
+
+    def lobby_levels(self, record: MatchRecord) -> dict[int, Rating]:
+        """Each seated person's rating in the category the match is rated in, when the group
+        shows levels in its lobbies (R-6.3); a person never rated there is a newcomer."""
+        category = category_of(record.game, record.options)
+        if category is None or not self.store.chat_settings(record.chat_id).levels_in_lobby:
+            return {}
+        levels: dict[int, Rating] = {}
+        for seat in record.seats:
+            if seat.user_id is not None:
+                rated = [r for r in self.store.user_ratings(seat.user_id) if r.category == category]
+                levels[seat.seat] = Rating(rated[0].mu, rated[0].sigma) if rated else NEW_RATING
+        return levels
 
     def table_view(self, record: MatchRecord) -> Rendered:
         """The table message of a running or finished match: the time left of the turn, and

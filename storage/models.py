@@ -241,7 +241,7 @@ class UserTable(SQLModel, table=True):
 
 class ChatTable(SQLModel, table=True):
     """A group's settings: language, per game the default options (JSON object), whether
-    matches against computers move ratings."""
+    matches against computers move ratings, whether the lobby shows levels."""
 
     __tablename__ = "chats"
 
@@ -252,6 +252,8 @@ class ChatTable(SQLModel, table=True):
     updated_at: datetime = _time()
     rate_computers: bool | None = Field(default=None, sa_column=Column(Boolean, nullable=True))
     """Whether matches with a computer seat move ratings (None: the default, they do)."""
+    levels_in_lobby: bool | None = Field(default=None, sa_column=Column(Boolean, nullable=True))
+    """Whether the lobby shows each player's level (None: the default, it does not)."""
 
 
 class ResultTable(SQLModel, table=True):

@@ -184,6 +184,7 @@ class PeopleStore(StoreBase):
                     json.loads(row.default_options),
                     row.title,
                     row.rate_computers is not False,
+                    row.levels_in_lobby is True,
                 )
             )
         self._kept.keep(CHAT, chat_id, settings, since)
@@ -219,6 +220,14 @@ class PeopleStore(StoreBase):
 
         def change(row: ChatTable) -> None:
             row.rate_computers = rated
+
+        self._change_chat(chat_id, change)
+
+    def set_levels_in_lobby(self, chat_id: int, shown: bool) -> None:
+        """Whether the group's lobbies show each player's level next to their name (R-6.3)."""
+
+        def change(row: ChatTable) -> None:
+            row.levels_in_lobby = shown
 
         self._change_chat(chat_id, change)
 
@@ -262,6 +271,8 @@ class PeopleStore(StoreBase):
                 new_chat.language = new_chat.language or old_chat.language
                 if new_chat.rate_computers is None:
                     new_chat.rate_computers = old_chat.rate_computers
+                if new_chat.levels_in_lobby is None:
+                    new_chat.levels_in_lobby = old_chat.levels_in_lobby
                 merged = json.loads(old_chat.default_options) | json.loads(new_chat.default_options)
                 new_chat.default_options = _dump(merged)
                 new_chat.updated_at = _now()

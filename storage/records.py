@@ -174,14 +174,16 @@ class UserRecord:
 
 @dataclass(frozen=True, slots=True)
 class ChatSettings:
-    """A group's settings: its language (None: not chosen), default options per game, and
-    whether matches against computer players move ratings (docs/rules.md R-4.2)."""
+    """A group's settings: its language (None: not chosen), default options per game,
+    whether matches against computer players move ratings (docs/rules.md R-4.2) and whether
+    the lobby shows each player's level (R-6.3)."""
 
     chat_id: int
     language: str | None
     default_options: dict[str, dict[str, Any]]
     title: str | None = None
     rate_computers: bool = True
+    levels_in_lobby: bool = False
 
 
 class PlayerResult(NamedTuple):

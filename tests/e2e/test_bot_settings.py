@@ -18,7 +18,8 @@ PEOPLE = [(ADMIN, "Anna", "it"), (MEMBER, "Bea", "en")]
 STALE = "Questo pulsante non è più valido."
 PANEL = (
     "⚙️ Impostazioni del gruppo\n"
-    "🤖 Le partite contro il computer contano per i livelli: {value}\n"
+    "🤖 Le partite contro il computer contano per i livelli: {computers}\n"
+    "🎖 Il livello di ognuno accanto al nome, prima di iniziare: {levels}\n"
     "Le cambia un amministratore."
 )
 
@@ -28,10 +29,15 @@ async def test_only_an_admin_changes_the_groups_settings(
 ) -> None:
     server, database = fake_telegram, tmp_path / "settings.db"
     anna, bea = seat_people(server, GROUP, "Circolo", PEOPLE, admins=(ADMIN,))
+    with Store.open(f"sqlite:///{database}") as store:
+        store.set_private_chat(ADMIN, True)  # Anna started the bot: she may sit at a table
     async with running_bot(server, database) as service:
         panel = await say(server, service, bea, GROUP, "/impostazioni")
-        assert panel.text == PANEL.format(value="sì")
-        assert panel.keyboard == [["✓ 🤖 Contano", "🤖 Non contano"]]
+        assert panel.text == PANEL.format(computers="sì", levels="no")
+        assert panel.keyboard == [
+            ["✓ 🤖 Contano", "🤖 Non contano"],
+            ["🎖 Mostra i livelli", "✓ 🎖 Nascondili"],
+        ]
         not_counting = button_data(panel, "🤖 Non contano")
         counting = button_data(panel, "✓ 🤖 Contano")
         assert not_counting == callbacks.setting(callbacks.Setting.RATE_COMPUTERS, "0")
@@ -47,7 +53,7 @@ async def test_only_an_admin_changes_the_groups_settings(
         assert done.get("text") == "Fatto."
         await settle(server, service)
         shown = server.message(GROUP, panel.message_id)
-        assert shown is not None and shown.text == PANEL.format(value="no")
+        assert shown is not None and shown.text == PANEL.format(computers="no", levels="no")
         assert button_data(shown, "✓ 🤖 Non contano") == not_counting
 
         # A setting's data forged onto another message of the bot changes nothing.
@@ -56,7 +62,17 @@ async def test_only_an_admin_changes_the_groups_settings(
         assert (await forged.answered()).get("text") == STALE
         assert service.store.chat_settings(GROUP).rate_computers is False
 
+        # Levels in the lobby: shown once an admin chooses so, a newcomer's too.
+        lobby = await say(server, service, anna, GROUP, "/nuova")  # the host sits at once
+        assert "1. Anna\n" in (lobby.text or "")
+        show = button_data(shown, "🎖 Mostra i livelli")
+        assert (await anna.press(GROUP, panel.message_id, show).answered()).get("text") == "Fatto."
+        await settle(server, service)  # the open lobby shows them at once
+        lobby = server.message(GROUP, lobby.message_id)
+        assert lobby is not None and "1. Anna · principiante (1.000)\n" in (lobby.text or "")
+
         private = await say(server, service, anna, ADMIN, "/impostazioni")
         assert private.text == "Questo comando funziona solo nei gruppi."
     with Store.open(f"sqlite:///{database}") as store:
         assert store.chat_settings(GROUP).rate_computers is False
+        assert store.chat_settings(GROUP).levels_in_lobby is True
