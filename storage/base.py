@@ -228,15 +228,17 @@ class StoreBase:
     def _translated(self, write: bool, touches: Touch | None) -> Iterator[None]:
         """Database failures become StoreError, races Conflict; a write forgets the kept
         record it ``touches`` (None: all of them) when it ends, committed or not."""
+        committed = False
         try:
             yield
+            committed = True
         except IntegrityError as error:
             raise Conflict(self.database, _reason(error)) from error
         except SQLAlchemyError as error:
             raise self._failure(error) from error
         finally:
             if write:
-                self._kept.drop(touches)
+                self._kept.drop(touches, committed)
 
     @contextmanager
     def _session(self, write: bool = False, touches: Touch | None = None) -> Iterator[Session]:

@@ -13,7 +13,9 @@ The store is called from the event loop and from its own thread (:mod:`storage.t
 a read and a write, or two writes, may overlap. Each keep therefore names the :meth:`Kept.stamp`
 it took before it read or wrote: a read keeps its record only if no write ended since, and a
 write only if no other write did; else the record is not kept, and the next read asks the
-database. An overlap costs a read, never a stale record.
+database. An overlap costs a read, never a stale record. A write gives the record it leaves
+inside its transaction, and the record kept is replaced as the write ends, in one step: a read
+on the loop never finds it missing while the store's thread writes.
 """
 
 from __future__ import annotations
@@ -57,6 +59,8 @@ class Kept:
         self._guard = threading.Lock()
         self._writes = 0
         """How many writes that touch a kept record ended (see :meth:`stamp`)."""
+        self._staged = threading.local()
+        """The record the current thread's write leaves, kept as the write ends."""
 
     def stamp(self) -> Stamp:
         """Take before reading or writing what is then kept (:meth:`keep`)."""
@@ -75,23 +79,27 @@ class Kept:
             return found
 
     def keep(self, kind: str, key: int, record: object, since: Stamp, wrote: bool = False) -> None:
-        """Keep ``record`` as what ``kind`` ``key`` is now in the database: read (or, ``wrote``,
-        written) after :meth:`stamp` gave ``since``. When another write ended meanwhile the
-        record may be older than the database's, and it is not kept."""
+        """Keep ``record`` as what ``kind`` ``key`` is now in the database, read after
+        :meth:`stamp` gave ``since``; when another write ended meanwhile the record may be
+        older than the database's, and it is not kept. ``wrote``: the record a write leaves,
+        given inside its transaction: it replaces the kept one as the write ends
+        (:meth:`drop`), in one step, so a read meanwhile never finds the record missing."""
         if not self.enabled:
             return
+        if wrote:
+            self._staged.record = (kind, key, record, since)
+            return
         with self._guard:
-            records = self._records[kind]
-            if self._writes != since + wrote:
-                records.pop(key, None)
-                return
-            records[key] = record
-            records.move_to_end(key)
-            if len(records) > self.most:
-                records.popitem(last=False)
+            if self._writes == since:
+                self._put(kind, key, record)
+            else:
+                self._records[kind].pop(key, None)
 
-    def drop(self, touched: Touch | None) -> None:
-        """Forget what a write touched (None: everything)."""
+    def drop(self, touched: Touch | None, committed: bool = False) -> None:
+        """A write ended: forget what it touched (None: everything), or (``committed``) keep
+        the record it left (:meth:`keep`) unless another write ended since it began."""
+        staged = getattr(self._staged, "record", None)
+        self._staged.record = None
         if not self.enabled or touched == NOTHING:
             return
         with self._guard:
@@ -99,8 +107,20 @@ class Kept:
             if touched is None:
                 for records in self._records.values():
                     records.clear()
-            else:
-                self._records[touched[0]].pop(touched[1], None)
+                return
+            kind, key = touched
+            self._records[kind].pop(key, None)
+            # Kept only when no other write ended since this one began.
+            alone = staged is not None and self._writes == staged[3] + 1
+            if committed and alone and staged is not None and staged[:2] == touched:
+                self._put(kind, key, staged[2])
+
+    def _put(self, kind: str, key: int, record: object) -> None:
+        records = self._records[kind]
+        records[key] = record
+        records.move_to_end(key)
+        if len(records) > self.most:
+            records.popitem(last=False)
 
     # --- typed access -------------------------------------------------------------------------
 

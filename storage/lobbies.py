@@ -125,7 +125,7 @@ class LobbyStore(StoreBase):
             self._touch(row)
             s.flush()
             record = _match_record(row, [*seats, new])
-        self._kept.keep_match(record, since, wrote=True)
+            self._kept.keep_match(record, since, wrote=True)
         return record
 
     def remove_seat(self, match_id: int, seat: int) -> MatchRecord:
@@ -168,7 +168,7 @@ class LobbyStore(StoreBase):
                 kept = [seats[number] for number in order]
             renumbered = self._reseat(s, row, seats, kept)
             record = _match_record(row, renumbered)
-        self._kept.keep_match(record, since, wrote=True)
+            self._kept.keep_match(record, since, wrote=True)
         return record
 
     def set_match_options(self, match_id: int, options: dict[str, Any]) -> MatchRecord:
@@ -181,7 +181,7 @@ class LobbyStore(StoreBase):
             self._touch(row)
             s.flush()
             record = _match_record(row, self._seats(s, match_id))
-        self._kept.keep_match(record, since, wrote=True)
+            self._kept.keep_match(record, since, wrote=True)
         return record
 
     def discard_lobby(self, match_id: int) -> bool:

@@ -179,9 +179,9 @@ class MatchStore(StoreBase):
                 replace_work(db, match_id, version, ())
             elif not isinstance(work, Keep):
                 replace_work(db, match_id, version, work)
-        if before is not None:
-            after = _moved(before, values, seat, ui, reset_ui)
-            self._kept.keep_match(after, since, wrote=True)
+            if before is not None:
+                after = _moved(before, values, seat, ui, reset_ui)
+                self._kept.keep_match(after, since, wrote=True)
         return version
 
     def set_status(
@@ -203,7 +203,7 @@ class MatchStore(StoreBase):
                 raise WrongStatus(self.database, match_id, row.status, f"it cannot become {status}")
             self._end(s, row, status)
             record = _match_record(row, self._seats(s, match_id))
-        self._kept.keep_match(record, since, wrote=True)
+            self._kept.keep_match(record, since, wrote=True)
         return record
 
     def get_match(self, match_id: int) -> MatchRecord:

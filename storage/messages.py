@@ -33,7 +33,7 @@ class MessageStore(StoreBase):
             )
             if done.rowcount != 1:
                 raise MatchNotFound(self.database, match_id)
-        self._kept.changed(before, since, **_as_read(values))
+            self._kept.changed(before, since, **_as_read(values))
 
     def _update_seat(self, match_id: int, seat: int, **values: Any) -> None:
         """Set columns of a seat that are fields of its record, by the same names."""
@@ -47,7 +47,7 @@ class MessageStore(StoreBase):
             )
             if done.rowcount != 1:
                 self._no_seat(db, match_id, seat)
-        self._kept.changed(before, since, seat, **values)
+            self._kept.changed(before, since, seat, **values)
 
     def _no_seat(self, db: Connection, match_id: int, seat: int) -> NoReturn:
         query = sa_select(col(MatchTable.id)).where(col(MatchTable.id) == match_id)
@@ -111,9 +111,11 @@ class MessageStore(StoreBase):
                 .where(col(MatchTable.id) == match_id, newer)
                 .values(shown_hand=hand, summary_message_id=None)
             )
-        taken = bool(done.rowcount == 1)
-        shown: dict[str, Any] = {"shown_hand": hand, "summary_message_id": None} if taken else {}
-        self._kept.changed(before, since, **shown)
+            taken = bool(done.rowcount == 1)
+            shown: dict[str, Any] = (
+                {"shown_hand": hand, "summary_message_id": None} if taken else {}
+            )
+            self._kept.changed(before, since, **shown)
         return taken
 
     def set_summary_message(self, match_id: int, message_id: int) -> None:
@@ -131,7 +133,7 @@ class MessageStore(StoreBase):
                 .where(col(MatchTable.id) == match_id, col(MatchTable.end_shown).is_(False))
                 .values(end_shown=True)
             )
-        self._kept.changed(before, since, end_shown=True)
+            self._kept.changed(before, since, end_shown=True)
         return bool(done.rowcount == 1)
 
     def set_recap_hand(self, match_id: int, seat: int, hand: int) -> None:
@@ -170,9 +172,9 @@ class MessageStore(StoreBase):
                 .where(col(SeatTable.match_id) == match_id, col(SeatTable.seat) == seat, same)
                 .values(hand_message_id=message_id, **shows)
             )
-        stored = bool(done.rowcount == 1)
-        if stored:
-            self._kept.changed(before, since, seat, hand_message_id=message_id, **shows)
+            stored = bool(done.rowcount == 1)
+            if stored:
+                self._kept.changed(before, since, seat, hand_message_id=message_id, **shows)
         return stored
 
     def set_turn_message(
@@ -209,7 +211,7 @@ class MessageStore(StoreBase):
                 )
                 .values(**gone)
             )
-        self._kept.changed(before, since, seat, **(gone if done.rowcount == 1 else {}))
+            self._kept.changed(before, since, seat, **(gone if done.rowcount == 1 else {}))
 
     def set_deadline(self, match_id: int, when: datetime | None, seat: int | None = None) -> None:
         """Set the turn deadline (timezone-aware) of ``seat``, or clear it with None."""
@@ -270,5 +272,5 @@ class MessageStore(StoreBase):
                 ui = self._ui_of(db, match_id, seat)
             if done.rowcount != 1:
                 raise StaleVersion(self.database, match_id, expected_version, ui.version, seat)
-        self._kept.changed(before, since, seat, ui=ui)
+            self._kept.changed(before, since, seat, ui=ui)
         return ui

@@ -102,7 +102,7 @@ class PeopleStore(StoreBase):
                 row.updated_at = _now()
                 s.flush()
                 record = _user_record(row)
-            self._kept.keep(USER, user_id, record, since, wrote=True)
+                self._kept.keep(USER, user_id, record, since, wrote=True)
             return record
 
         return self._retrying(attempt)

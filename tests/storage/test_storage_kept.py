@@ -225,23 +225,25 @@ NEW = replace(OLD, version=OLD.version + 1)
 NEWER = replace(OLD, version=OLD.version + 2)
 
 
+def write(kept: Kept, record: MatchRecord, since: int, committed: bool = True) -> None:
+    """A write of ``record`` that began at ``since``: it gives the record it leaves inside its
+    transaction, and the transaction ends (committed or not)."""
+    kept.keep_match(record, since, wrote=True)
+    kept.drop((MATCH, record.id), committed)
+
+
 def test_a_read_and_a_write_in_turn_are_kept() -> None:
     kept = Kept(enabled=True)
-    since = kept.stamp()
-    kept.keep_match(OLD, since)
+    kept.keep_match(OLD, kept.stamp())
     assert kept.match(OLD.id) == OLD
-    since = kept.stamp()
-    kept.drop((MATCH, OLD.id))  # the write ends
-    kept.keep_match(NEW, since, wrote=True)
-    assert kept.match(OLD.id) == NEW
+    write(kept, NEW, kept.stamp())
+    assert kept.match(OLD.id) == NEW  # replaced in one step: never missing meanwhile
 
 
 def test_a_read_that_a_write_overtook_is_not_kept() -> None:
     kept = Kept(enabled=True)
     read = kept.stamp()  # the read begins, and reads the old match
-    written = kept.stamp()
-    kept.drop((MATCH, OLD.id))  # a write commits the new one meanwhile
-    kept.keep_match(NEW, written, wrote=True)
+    write(kept, NEW, kept.stamp())  # a write commits the new one meanwhile
     kept.keep_match(OLD, read)  # the read ends: it must not replace the newer record
     assert kept.match(OLD.id) is None
 
@@ -249,21 +251,16 @@ def test_a_read_that_a_write_overtook_is_not_kept() -> None:
 def test_two_writes_that_overlap_keep_nothing() -> None:
     kept = Kept(enabled=True)
     first, second = kept.stamp(), kept.stamp()
-    kept.drop((MATCH, OLD.id))
-    kept.drop((MATCH, OLD.id))
-    kept.keep_match(NEWER, second, wrote=True)
-    kept.keep_match(NEW, first, wrote=True)  # either one may lack the other's change
+    write(kept, NEW, first)  # the first ends alone: kept
+    assert kept.match(OLD.id) == NEW
+    write(kept, NEWER, second)  # the second may lack the first's change: nothing is kept
     assert kept.match(OLD.id) is None
 
 
-def test_a_write_kept_before_the_other_ends_is_forgotten_by_it() -> None:
+def test_a_write_that_failed_keeps_nothing() -> None:
     kept = Kept(enabled=True)
-    first, second = kept.stamp(), kept.stamp()
-    kept.drop((MATCH, OLD.id))
-    kept.keep_match(NEW, first, wrote=True)  # the first ends alone: kept
-    assert kept.match(OLD.id) == NEW
-    kept.drop((MATCH, OLD.id))  # the second ends: what the first kept goes
-    kept.keep_match(NEWER, second, wrote=True)
+    kept.keep_match(OLD, kept.stamp())
+    write(kept, NEW, kept.stamp(), committed=False)
     assert kept.match(OLD.id) is None
 
 
