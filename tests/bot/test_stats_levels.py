@@ -56,10 +56,12 @@ def test_a_groups_levels_by_category_equal_numbers_sharing_a_place() -> None:
         "1. Anna · dilettante (1.560)",
     ]
     assert levels_text(rated[3:], "en").split("\n") == [
-        "🎖 <b>Scopone levels</b>",
+        "🎖 <b>Levels · Scopone</b>",
         "1. Anna · amateur (1,560)",
     ]
-    assert levels_text([], "it") == "Nessuno ha ancora un livello qui: lo dà ogni partita conclusa."
+    assert levels_text([], "it") == (
+        "Nessuno qui ha ancora un livello: si ottiene concludendo una partita."
+    )
 
 
 def test_the_groups_levels_are_its_players_ratings(tmp_path: Path) -> None:

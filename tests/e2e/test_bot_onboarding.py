@@ -70,9 +70,10 @@ HELP = {
         "/tavolo · /punti · /regole — il tavolo, il punteggio, le opzioni\n"
         "/mano — ti rimando le carte in privato\n"
         "/stop — interrompi la partita · /abbandona — lasciala e la perdi\n"
-        "/classifica [mese|livelli] — classifica del gruppo · /stats — le tue statistiche\n"
+        "/classifica [mese|livelli] — classifica del gruppo, del mese o per livelli · "
+        "/stats — le tue statistiche\n"
         "/verifica — controlla che il mazzo non sia truccato\n"
-        "/impostazioni — le opzioni del gruppo (amministratori)\n"
+        "/impostazioni — le impostazioni del gruppo (amministratori)\n"
         "/lingua — cambia lingua · /deletemydata — cancella i tuoi dati"
     ),
     "en": (
@@ -105,7 +106,8 @@ HELP = {
         "/table · /score · /rules — the table, the score, the options\n"
         "/hand — your cards again, in private\n"
         "/stop — stop the match · /abandon — leave it and lose it\n"
-        "/rankings [month|levels] — the group's rankings · /stats — your statistics\n"
+        "/rankings [month|levels] — the group's rankings, this month's or by level · "
+        "/stats — your statistics\n"
         "/verify — check that the deck is fair\n"
         "/settings — the group's settings (admins)\n"
         "/language — change language · /deletemydata — delete your data"

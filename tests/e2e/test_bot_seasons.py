@@ -85,11 +85,11 @@ async def test_the_month_so_far_and_its_announcement_once(
     announced = [m.text for m in server.messages(GROUP, from_bot=True) if "È finito" in m.text]
     assert announced == [
         "🗓 È finito ottobre 2026! Ecco la classifica finale del mese.\n"
-        "🥇 Campione del mese di Scala 40: Anna\n\n"
+        "🥇 Scala 40 · primo posto del mese: Anna\n\n"
         "🏆 Classifica di Scala 40 · ottobre 2026\n"
         "1. Anna · MP 90 · VP 20 · partite 1, vinte 1\n"
         "2. Bea · MP -90 · VP 0 · partite 1, vinte 0\n"
         "MP: punti partita · VP: punti vittoria (20 a chi vince, 10 a un pari)",
         "🗓 È finito novembre 2026! Ecco la classifica finale del mese.\n"
-        "🥇 Campione del mese di Scala 40: Bea\n\n" + NOVEMBER_TABLE,
+        "🥇 Scala 40 · primo posto del mese: Bea\n\n" + NOVEMBER_TABLE,
     ]

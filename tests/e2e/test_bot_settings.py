@@ -18,9 +18,9 @@ PEOPLE = [(ADMIN, "Anna", "it"), (MEMBER, "Bea", "en")]
 STALE = "Questo pulsante non è più valido."
 PANEL = (
     "⚙️ Impostazioni del gruppo\n"
-    "🤖 Le partite contro il computer contano per i livelli: {computers}\n"
-    "🎖 Il livello di ognuno accanto al nome, prima di iniziare: {levels}\n"
-    "Le cambia un amministratore."
+    "🤖 Le partite con i computer contano per i livelli: {computers}\n"
+    "🎖 Prima della partita si vede il livello dei giocatori: {levels}\n"
+    "Solo un amministratore può cambiarle."
 )
 
 
@@ -36,7 +36,7 @@ async def test_only_an_admin_changes_the_groups_settings(
         assert panel.text == PANEL.format(computers="sì", levels="no")
         assert panel.keyboard == [
             ["✓ 🤖 Contano", "🤖 Non contano"],
-            ["🎖 Mostra i livelli", "✓ 🎖 Nascondili"],
+            ["🎖 Livelli visibili", "✓ 🎖 Livelli nascosti"],
         ]
         not_counting = button_data(panel, "🤖 Non contano")
         counting = button_data(panel, "✓ 🤖 Contano")
@@ -65,7 +65,7 @@ async def test_only_an_admin_changes_the_groups_settings(
         # Levels in the lobby: shown once an admin chooses so, a newcomer's too.
         lobby = await say(server, service, anna, GROUP, "/nuova")  # the host sits at once
         assert "1. Anna\n" in (lobby.text or "")
-        show = button_data(shown, "🎖 Mostra i livelli")
+        show = button_data(shown, "🎖 Livelli visibili")
         assert (await anna.press(GROUP, panel.message_id, show).answered()).get("text") == "Fatto."
         await settle(server, service)  # the open lobby shows them at once
         lobby = server.message(GROUP, lobby.message_id)
