@@ -4,8 +4,10 @@ touches, :mod:`storage.kept`), how database failures are told, and the row helpe
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -154,6 +156,10 @@ class StoreBase:
         """This bot's hold on a PostgreSQL schema (:meth:`storage.store.Store.open`)."""
         self._kept = Kept(enabled=False)
         """What the store read, when it is its database's only writer (:mod:`storage.kept`)."""
+        self._one_writer = threading.RLock()
+        """Held by a write of a store that keeps what it read, from before it reads what it
+        keeps until it kept it: two writes never overlap, so what each keeps is right (the
+        SQLite file takes one writer at a time anyway, and this one waits without sleeping)."""
         self._threads: StoreThreads | None = None
         """Where :meth:`off` runs the store's work (:mod:`storage.threads`), made at its first
         use."""
@@ -228,17 +234,19 @@ class StoreBase:
     def _translated(self, write: bool, touches: Touch | None) -> Iterator[None]:
         """Database failures become StoreError, races Conflict; a write forgets the kept
         record it ``touches`` (None: all of them) when it ends, committed or not."""
-        committed = False
-        try:
-            yield
-            committed = True
-        except IntegrityError as error:
-            raise Conflict(self.database, _reason(error)) from error
-        except SQLAlchemyError as error:
-            raise self._failure(error) from error
-        finally:
-            if write:
-                self._kept.drop(touches, committed)
+        serial = self._one_writer if write and self._kept.enabled else contextlib.nullcontext()
+        with serial:  # the write and what it keeps, in one step (storage.kept)
+            committed = False
+            try:
+                yield
+                committed = True
+            except IntegrityError as error:
+                raise Conflict(self.database, _reason(error)) from error
+            except SQLAlchemyError as error:
+                raise self._failure(error) from error
+            finally:
+                if write:
+                    self._kept.drop(touches, committed)
 
     @contextmanager
     def _session(self, write: bool = False, touches: Touch | None = None) -> Iterator[Session]:

@@ -13,9 +13,11 @@ The store is called from the event loop and from its own thread (:mod:`storage.t
 a read and a write, or two writes, may overlap. Each keep therefore names the :meth:`Kept.stamp`
 it took before it read or wrote: a read keeps its record only if no write ended since, and a
 write only if no other write did; else the record is not kept, and the next read asks the
-database. An overlap costs a read, never a stale record. A write gives the record it leaves
-inside its transaction, and the record kept is replaced as the write ends, in one step: a read
-on the loop never finds it missing while the store's thread writes.
+database. An overlap costs a read, never a stale record. The writes take turns
+(:class:`storage.base.StoreBase` holds a lock from a write's stamp until it kept its record), a
+write gives the record it leaves inside its transaction, and the record kept is replaced as the
+write ends, in one step: a read on the loop never finds it missing while the store's thread
+writes.
 """
 
 from __future__ import annotations

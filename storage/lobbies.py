@@ -107,8 +107,8 @@ class LobbyStore(StoreBase):
         Returns the match with the new seat and version.
         """
         _check_player(user_id, computer_level)
-        since = self._kept.stamp()
         with self._session(write=True, touches=(MATCH, match_id)) as s:
+            since = self._kept.stamp()
             row = self._lock(s, match_id)
             self._expect_lobby(row, "seats change only in the lobby")
             seats = self._seats(s, match_id)
@@ -144,8 +144,8 @@ class LobbyStore(StoreBase):
     def _rearrange(
         self, match_id: int, seat_removed: int | None, order: Sequence[int] | None
     ) -> MatchRecord:
-        since = self._kept.stamp()
         with self._session(write=True, touches=(MATCH, match_id)) as s:
+            since = self._kept.stamp()
             row = self._lock(s, match_id)
             self._expect_lobby(row, "seats change only in the lobby")
             seats = self._seats(s, match_id)
@@ -173,8 +173,8 @@ class LobbyStore(StoreBase):
 
     def set_match_options(self, match_id: int, options: dict[str, Any]) -> MatchRecord:
         """Replace the options of a match in the lobby."""
-        since = self._kept.stamp()
         with self._session(write=True, touches=(MATCH, match_id)) as s:
+            since = self._kept.stamp()
             row = self._lock(s, match_id)
             self._expect_lobby(row, "options change only in the lobby")
             row.options = _dump(options)

@@ -135,9 +135,9 @@ class MatchStore(StoreBase):
             values |= {"deadline": deadline, "deadline_seat": deadline_seat}
         if turn_starts:
             values["turn_version"] = version
-        since = self._kept.stamp()
-        before = self._kept.match(match_id)
         with self._core(write=True, touches=(MATCH, match_id)) as db:
+            since = self._kept.stamp()
+            before = self._kept.match(match_id)
             done = db.execute(
                 update(MatchTable)
                 .where(
@@ -194,8 +194,8 @@ class MatchStore(StoreBase):
         ``expected_version`` a stale version raises :class:`StaleVersion`.
         """
         allowed = {LOBBY: (STOPPED,), PLAYING: (FINISHED, STOPPED)}
-        since = self._kept.stamp()
         with self._session(write=True, touches=(MATCH, match_id)) as s:
+            since = self._kept.stamp()
             row = self._lock(s, match_id)
             if expected_version is not None and row.version != expected_version:
                 raise StaleVersion(self.database, match_id, expected_version, row.version)

@@ -25,9 +25,9 @@ class MessageStore(StoreBase):
 
     def _update_match(self, match_id: int, **values: Any) -> None:
         """Set columns of the match that are fields of its record, by the same names."""
-        since = self._kept.stamp()
-        before = self._kept.match(match_id)
         with self._core(write=True, touches=(MATCH, match_id)) as db:
+            since = self._kept.stamp()
+            before = self._kept.match(match_id)
             done = db.execute(
                 update(MatchTable).where(col(MatchTable.id) == match_id).values(**values)
             )
@@ -37,9 +37,9 @@ class MessageStore(StoreBase):
 
     def _update_seat(self, match_id: int, seat: int, **values: Any) -> None:
         """Set columns of a seat that are fields of its record, by the same names."""
-        since = self._kept.stamp()
-        before = self._kept.match(match_id)
         with self._core(write=True, touches=(MATCH, match_id)) as db:
+            since = self._kept.stamp()
+            before = self._kept.match(match_id)
             done = db.execute(
                 update(SeatTable)
                 .where(col(SeatTable.match_id) == match_id, col(SeatTable.seat) == seat)
@@ -103,9 +103,9 @@ class MessageStore(StoreBase):
         who asks (a process, an instance, or the same one after a restart), so the summary is
         posted once at most; its message is not known until :meth:`set_summary_message`."""
         newer = col(MatchTable.shown_hand).is_(None) | (col(MatchTable.shown_hand) < hand)
-        since = self._kept.stamp()
-        before = self._kept.match(match_id)
         with self._core(write=True, touches=(MATCH, match_id)) as db:
+            since = self._kept.stamp()
+            before = self._kept.match(match_id)
             done = db.execute(
                 update(MatchTable)
                 .where(col(MatchTable.id) == match_id, newer)
@@ -125,9 +125,9 @@ class MessageStore(StoreBase):
     def show_match_end(self, match_id: int) -> bool:
         """Take the showing of the match's end to the group: True once (as
         :meth:`show_hand_end`)."""
-        since = self._kept.stamp()
-        before = self._kept.match(match_id)
         with self._core(write=True, touches=(MATCH, match_id)) as db:
+            since = self._kept.stamp()
+            before = self._kept.match(match_id)
             done = db.execute(
                 update(MatchTable)
                 .where(col(MatchTable.id) == match_id, col(MatchTable.end_shown).is_(False))
@@ -164,9 +164,9 @@ class MessageStore(StoreBase):
             if old is None
             else col(SeatTable.hand_message_id) == old
         )
-        since = self._kept.stamp()
-        before = self._kept.match(match_id)
         with self._core(write=True, touches=(MATCH, match_id)) as db:
+            since = self._kept.stamp()
+            before = self._kept.match(match_id)
             done = db.execute(
                 update(SeatTable)
                 .where(col(SeatTable.match_id) == match_id, col(SeatTable.seat) == seat, same)
@@ -198,10 +198,14 @@ class MessageStore(StoreBase):
     def forget_turn_message(self, match_id: int, seat: int, message_id: int) -> None:
         """The seat's turn bell ``message_id`` is gone: forget it, unless a newer one is stored
         meanwhile."""
-        since = self._kept.stamp()
-        before = self._kept.match(match_id)
-        gone: dict[str, Any] = {"turn_chat_id": None, "turn_message_id": None, "turn_version": None}
         with self._core(write=True, touches=(MATCH, match_id)) as db:
+            since = self._kept.stamp()
+            before = self._kept.match(match_id)
+            gone: dict[str, Any] = {
+                "turn_chat_id": None,
+                "turn_message_id": None,
+                "turn_version": None,
+            }
             done = db.execute(
                 update(SeatTable)
                 .where(
@@ -253,9 +257,9 @@ class MessageStore(StoreBase):
             values["ui_mode"] = mode
         if not isinstance(pending, Keep):
             values["ui_pending"] = pending
-        since = self._kept.stamp()
-        before = self._kept.match(match_id)
         with self._core(write=True, touches=(MATCH, match_id)) as db:
+            since = self._kept.stamp()
+            before = self._kept.match(match_id)
             done = db.execute(
                 update(SeatTable)
                 .where(

@@ -91,8 +91,8 @@ class PeopleStore(StoreBase):
         of language made with :meth:`set_user_language`."""
 
         def attempt() -> UserRecord:
-            since = self._kept.stamp()
             with self._session(write=True, touches=(USER, user_id)) as s:
+                since = self._kept.stamp()
                 row = s.get(UserTable, user_id)
                 if row is None:
                     row = UserTable(user_id=user_id, name="", updated_at=_now())
