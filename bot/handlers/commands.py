@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from telegram import Update
+from telegram import Chat, Message, Update
 from telegram.ext import ContextTypes
 
 from bot.callbacks import MAX_ID
@@ -188,13 +188,11 @@ async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/classifica [mese] [scala40|scopone]`` in a group: players ranked by MP, then VP, of
     all time or (``mese``, ``month``) in the month so far; ``/classifica livelli``: by skill
     level."""
-    message, chat = update.effective_message, update.effective_chat
-    if message is None or chat is None:
+    found = in_group(update, context)
+    if found is None:
         return
+    chat, _ = found
     service = tavolo(context)
-    if not is_group(chat):
-        reply(update, context, t(service.user_lang(chat.id), "cmd.group_only"))
-        return
     lang = service.group_lang(chat.id)
     words = [word.lower() for word in context.args or []]
     wanted = [spec.name for spec in map(by_word, words) if spec is not None]
@@ -210,14 +208,23 @@ async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/impostazioni`` (``/settings``) in a group: its settings, as buttons an admin
     presses."""
+    found = in_group(update, context)
+    if found is not None:
+        chat, message = found
+        tavolo(context).settings.show(chat.id, message.message_id)
+
+
+def in_group(update: Update, context: ContextTypes.DEFAULT_TYPE) -> tuple[Chat, Message] | None:
+    """The group and the message of a command that works in groups only; elsewhere None, and
+    the command is answered so."""
     message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None:
-        return
-    service = tavolo(context)
+        return None
     if not is_group(chat):
+        service = tavolo(context)
         reply(update, context, t(service.user_lang(chat.id), "cmd.group_only"))
-        return
-    service.settings.show(chat.id, message.message_id)
+        return None
+    return chat, message
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
