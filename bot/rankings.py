@@ -70,7 +70,7 @@ def stats_text(stats: list[GameStats], ratings: list[RatingRecord], lang: str) -
 
 
 def level_line(record: RatingRecord, lang: str) -> str:
-    """``Livello Scala 40: dilettante (1.456)``: a category's named level and number (R-6)."""
+    """``Livello di Scala 40: dilettante (1.456)``: a category's named level and number (R-6)."""
     level, points = level_words(Rating(record.mu, record.sigma), lang)
     category = t(lang, f"rating.{record.category}")
     return t(lang, "stats.level", category=category, level=level, points=points)

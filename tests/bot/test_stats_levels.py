@@ -20,9 +20,9 @@ def test_levels_in_both_languages_in_category_order() -> None:
     ]
     assert stats_text([], ratings, "it").splitlines() == [
         "📊 <b>Le tue statistiche</b>",
-        "Livello Scala 40: principiante (1.000)",
-        "Livello Scala 40 a coppie: maestro (2.120)",
-        "Livello Scopone: asso (2.400)",
+        "Livello di Scala 40: principiante (1.000)",
+        "Livello di Scala 40 a coppie: maestro (2.120)",
+        "Livello di Scopone: asso (2.400)",
     ]
     assert stats_text([], ratings[:1], "en").splitlines()[1:] == ["Scopone level: ace (2,400)"]
     assert stats_text([], [], "en") == "You have not finished a match yet."
@@ -32,7 +32,9 @@ def test_a_player_as_strong_as_the_esperto_computer_reads_esperto() -> None:
     """The middle level bears the computer level's own word (R-6): a rating where the
     ``esperto`` computer's fixed one falls reads so, in both languages."""
     ratings = [RatingRecord("scala40", 26.3, 1.5, 40, WHEN)]  # 1000 + 40 x 21.8 = 1872
-    assert stats_text([], ratings, "it").splitlines()[1:] == ["Livello Scala 40: esperto (1.872)"]
+    assert stats_text([], ratings, "it").splitlines()[1:] == [
+        "Livello di Scala 40: esperto (1.872)"
+    ]
     assert stats_text([], ratings, "en").splitlines()[1:] == ["Scala 40 level: expert (1,872)"]
 
 

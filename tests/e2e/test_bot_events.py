@@ -380,7 +380,7 @@ async def test_rankings_stats_and_deleting_my_data(
         assert server.last_message(ANNA, from_bot=True).text.splitlines() == [  # type: ignore[union-attr]
             "📊 Le tue statistiche",
             "Scala 40: partite 1, vinte 0 · MP -117 · VP 0 · mani vinte 0",
-            "Livello Scala 40: principiante (927)",  # a newcomer's first loss
+            "Livello di Scala 40: principiante (927)",  # a newcomer's first loss
         ]
         anna.send(ANNA, "/deletemydata")
         await settle(server, service)
