@@ -18,13 +18,15 @@ from bot.i18n import DEFAULT, LANGUAGES, isolated, t
 from bot.people import People
 from bot.rankings import leaderboard_text
 from engine.games import GAMES
-from engine.seasons import month_of, season_of
+from engine.seasons import month_of, previous_season, season_of
 from storage import Season, Store
 
 log = logging.getLogger(__name__)
 
 MONTH_WORDS = frozenset({"mese", "month"})
 """What after ``/classifica`` asks for the month's standings."""
+LAST_WORDS = frozenset({"scorso", "precedente", "last", "previous"})
+"""What, with a month word, asks for the month before this one."""
 
 
 def month_name(period: str, lang: str) -> str:
@@ -45,9 +47,14 @@ class Seasons:
         self.outbox = outbox
         self.clock = clock
 
-    def standings_text(self, chat_id: int, games: list[str], lang: str) -> str:
-        """``/classifica mese``: the group's ranking of each game in the month so far."""
+    def standings_text(
+        self, chat_id: int, games: list[str], lang: str, previous: bool = False
+    ) -> str:
+        """``/classifica mese``: the group's ranking of each game in the month so far
+        (``previous``, ``/classifica mese scorso``: in the month before)."""
         period = season_of(self.clock())
+        if previous:
+            period = previous_season(period)
         return "\n\n".join(self._ranking(chat_id, game, period, lang) for game in games)
 
     def _ranking(self, chat_id: int, game: str, period: str, lang: str) -> str:

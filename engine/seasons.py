@@ -6,6 +6,8 @@ one in which it finished there. Pure: the caller passes the instants.
 >>> from datetime import UTC, datetime
 >>> season_of(datetime(2026, 11, 30, 23, 30, tzinfo=UTC))  # 00:30 on 1 December in Rome
 '2026-12'
+>>> previous_season("2026-01")
+'2025-12'
 >>> start, end = season_bounds("2026-11")
 >>> start.isoformat(), end.isoformat()
 ('2026-10-31T23:00:00+00:00', '2026-11-30T23:00:00+00:00')
@@ -38,6 +40,12 @@ def season_bounds(period: str) -> tuple[datetime, datetime]:
     start = datetime(year, month, 1, tzinfo=SEASON_ZONE)
     following = datetime(year + month // 12, month % 12 + 1, 1, tzinfo=SEASON_ZONE)
     return start.astimezone(UTC), following.astimezone(UTC)
+
+
+def previous_season(period: str) -> str:
+    """The season before ``period``."""
+    year, month = _parse(period)
+    return f"{year - 1:04d}-12" if month == 1 else f"{year:04d}-{month - 1:02d}"
 
 
 def month_of(period: str) -> tuple[int, int]:

@@ -12,7 +12,7 @@ from bot.guide import unknown_game
 from bot.handlers.common import display_name, is_admin, is_group, remember, reply, tavolo
 from bot.i18n import LANGUAGES, t
 from bot.rankings import LEVEL_WORDS
-from bot.seasons import MONTH_WORDS
+from bot.seasons import LAST_WORDS, MONTH_WORDS
 from engine.games import GAMES, by_word
 
 
@@ -186,8 +186,8 @@ async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/classifica [mese] [scala40|scopone]`` in a group: players ranked by MP, then VP, of
-    all time or (``mese``, ``month``) in the month so far; ``/classifica livelli``: by skill
-    level."""
+    all time or (``mese``, ``month``) in the month so far (``mese scorso``: the month before);
+    ``/classifica livelli``: by skill level."""
     found = in_group(update, context)
     if found is None:
         return
@@ -200,7 +200,9 @@ async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if LEVEL_WORDS.intersection(words):
         reply(update, context, service.levels_text(chat.id, lang))
     elif MONTH_WORDS.intersection(words):
-        reply(update, context, service.seasons.standings_text(chat.id, games, lang))
+        previous = bool(LAST_WORDS.intersection(words))
+        text = service.seasons.standings_text(chat.id, games, lang, previous)
+        reply(update, context, text)
     else:
         reply(update, context, service.rankings_text(chat.id, games, lang))
 

@@ -64,6 +64,13 @@ async def test_the_month_so_far_and_its_announcement_once(
         assert asked.text == (
             NOVEMBER_TABLE + "\n\nNessuna partita di Scopone conclusa qui a novembre 2026."
         )
+        last = await say(server, service, anna, GROUP, "/classifica mese scorso scala40")
+        assert last.text == (
+            "🏆 Classifica di Scala 40 · ottobre 2026\n"
+            "1. Anna · MP 90 · VP 20 · partite 1, vinte 1\n"
+            "2. Bea · MP -90 · VP 0 · partite 1, vinte 0\n"
+            "MP: punti partita · VP: punti vittoria (20 a chi vince, 10 a un pari)"
+        )
         levels = (await say(server, service, anna, GROUP, "/classifica livelli")).text or ""
         assert levels.split("\n")[0] == "🎖 Livelli di Scala 40"
         assert sorted(line.split(" · ")[0][3:] for line in levels.split("\n")[1:]) == [
