@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.delivery import Claim, Outbox, Priority, Render
+from bot.delivery import Claim, Outbox, Priority, Render, Stored
 from bot.games import ui_for
 from bot.matches import Matches, alone
 from bot.people import People
@@ -58,6 +58,8 @@ class Bells:
         the match as stored now."""
         match_id = record.id
         for seat in record.seats:
+            if record.status != "playing":
+                self._ringing.pop((match_id, seat.seat), None)  # no bell rings any more
             if seat.user_id is None:
                 continue
             wanted = self._bell_turn(record, seat.seat)
@@ -118,22 +120,25 @@ class Bells:
         text += "\n" + ui_for(record.game).turn_facts(match, seat, lang)
         return Render(seat_record.turn_message_id, None, text)
 
-    def _bell_rung(self, match_id: int, seat: int, user: int, message_id: int | None) -> None:
-        # Told again while the store is away: the turn is forgotten once it is stored.
+    def _bell_rung(self, match_id: int, seat: int, user: int, message_id: int | None) -> Stored:
+        """The bell is out (or the player cannot be written to): the write that stores it,
+        which the outbox runs off the event loop (told again while the store is away, so the
+        turn it rings for stays known until the match ends)."""
         turn = self._ringing.get((match_id, seat))
         if message_id is None:
             self.blocked(match_id, seat)
-            self.store.set_turn_message(match_id, seat, None, None)
-        else:
-            self.store.set_turn_message(match_id, seat, user, message_id, turn)
-            log.info("bell %s/%s rung and stored", user, message_id)
-        self._ringing.pop((match_id, seat), None)
+            return functools.partial(self.store.set_turn_message, match_id, seat, None, None)
+        log.info("bell %s/%s rung", user, message_id)
+        return functools.partial(
+            self.store.set_turn_message, match_id, seat, user, message_id, turn
+        )
 
     def _bell_stored(self, match_id: int, seat: int, message_id: int) -> bool:
         """Whether the seat's stored bell is still that message (another instance may have
         deleted and forgotten it since this one asked)."""
         return self.store.get_match(match_id).seats[seat].turn_message_id == message_id
 
-    def _bell_gone(self, match_id: int, seat: int, chat_id: int, message_id: int) -> None:
-        self.store.forget_turn_message(match_id, seat, message_id)
-        log.info("bell %s/%s gone and forgotten", chat_id, message_id)
+    def _bell_gone(self, match_id: int, seat: int, chat_id: int, message_id: int) -> Stored:
+        """The bell is deleted: the write that forgets it, run off the event loop."""
+        log.info("bell %s/%s gone", chat_id, message_id)
+        return functools.partial(self.store.forget_turn_message, match_id, seat, message_id)

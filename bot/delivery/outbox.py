@@ -203,7 +203,7 @@ class Outbox(Courier):
         self,
         chat_id: int,
         message_id: int,
-        done: Callable[[], None] | None = None,
+        done: Callable[[], Stored | None] | None = None,
         priority: Priority = Priority.CLEANUP,
         instead: str | None = None,
         *,

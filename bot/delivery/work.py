@@ -140,7 +140,7 @@ class Delete:
     """Delete a message (``done`` once it is gone)."""
 
     message_id: int
-    done: Callable[[], None] | None = None
+    done: Callable[[], Stored | None] | None = None
     instead: str | None = None
     """What the message is edited to say when Telegram refuses to delete it (too old)."""
     claim: Claim | None = None
