@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, Connection, and_, or_, update
+from sqlalchemy import ColumnElement, Connection, and_, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col
@@ -19,6 +19,7 @@ from sqlmodel import col
 from engine.seasons import season_bounds, season_of
 from storage.models import SeasonTable
 from storage.records import Season
+from storage.work import released, unclaimed
 
 
 def note_season(db: Connection, chat_id: int, finished_at: datetime) -> None:
@@ -38,10 +39,9 @@ def claim_due(
 ) -> list[Season]:
     """Claim up to ``limit`` months that ended by ``now``, unannounced and held by nobody."""
     s = SeasonTable
-    free = or_(col(s.claimed_until).is_(None), col(s.claimed_until) < now)
     query = (
         sa_select(col(s.chat_id), col(s.period))
-        .where(col(s.due_at) <= now, col(s.announced_at).is_(None), free)
+        .where(col(s.due_at) <= now, col(s.announced_at).is_(None), unclaimed(s.claimed_until, now))
         .order_by(col(s.due_at))
         .limit(limit)
         .with_for_update(skip_locked=True)
@@ -56,11 +56,7 @@ def claim_due(
 
 def release(db: Connection, season: Season, until: datetime | None) -> None:
     """Give a claimed month back, unannounced: free again at ``until`` (None: at once)."""
-    db.execute(
-        update(SeasonTable)
-        .where(_the(season))
-        .values(claimed_by=None if until is None else "(released)", claimed_until=until)
-    )
+    db.execute(update(SeasonTable).where(_the(season)).values(**released(until)))
 
 
 def take(db: Connection, season: Season, now: datetime) -> bool:

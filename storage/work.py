@@ -20,6 +20,7 @@ import contextlib
 import threading
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, Engine, and_, delete, insert, or_, update
 from sqlalchemy import select as sa_select
@@ -70,9 +71,15 @@ def replace_work(
         )
 
 
-def _free(now: datetime) -> ColumnElement[bool]:
-    """Rows nobody holds: never claimed, or their lease ran out."""
-    return or_(col(WorkTable.claimed_until).is_(None), col(WorkTable.claimed_until) < now)
+def unclaimed(claimed_until: Any, now: datetime) -> ColumnElement[bool]:
+    """Rows of a claimable table (due work, seasons) that nobody holds: never claimed, or
+    their lease (``claimed_until``, the table's column) ran out."""
+    return or_(col(claimed_until).is_(None), col(claimed_until) < now)
+
+
+def released(until: datetime | None) -> dict[str, Any]:
+    """The values that give a claimed row back, free again at ``until`` (None: at once)."""
+    return {"claimed_by": None if until is None else "(released)", "claimed_until": until}
 
 
 def claim_due(
@@ -81,7 +88,7 @@ def claim_due(
     """Claim up to ``limit`` rows due by ``now`` that nobody holds, for ``lease``."""
     query = (
         sa_select(*_COLUMNS)
-        .where(col(WorkTable.due_at) <= now, _free(now))
+        .where(col(WorkTable.due_at) <= now, unclaimed(WorkTable.claimed_until, now))
         .order_by(col(WorkTable.due_at))
         .limit(limit)
         .with_for_update(skip_locked=True)
@@ -106,7 +113,9 @@ def claim_one(
     """Claim the match's work of ``kind`` if nobody holds it and it is that piece: due at
     ``due_at``, or set at ``version`` (a wake-up in the instance that set it knows which)."""
     query = sa_select(*_COLUMNS).where(
-        col(WorkTable.match_id) == match_id, col(WorkTable.kind) == kind, _free(now)
+        col(WorkTable.match_id) == match_id,
+        col(WorkTable.kind) == kind,
+        unclaimed(WorkTable.claimed_until, now),
     )
     if due_at is not None:
         query = query.where(col(WorkTable.due_at) == due_at)
@@ -153,7 +162,7 @@ def release(db: Connection, item: Work, until: datetime | None) -> None:
             col(WorkTable.version) == item.version,
             col(WorkTable.due_at) == item.due_at,
         )
-        .values(claimed_by=None if until is None else "(released)", claimed_until=until)
+        .values(**released(until))
     )
 
 
