@@ -113,8 +113,12 @@ class Kept:
             kind, key = touched
             self._records[kind].pop(key, None)
             # Kept only when no other write ended since this one began.
-            alone = staged is not None and self._writes == staged[3] + 1
-            if committed and alone and staged is not None and staged[:2] == touched:
+            if (
+                committed
+                and staged is not None
+                and staged[:2] == touched
+                and self._writes == staged[3] + 1
+            ):
                 self._put(kind, key, staged[2])
 
     def _put(self, kind: str, key: int, record: object) -> None:

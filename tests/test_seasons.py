@@ -13,7 +13,7 @@ import pytest
 import engine.seasons
 import storage.base
 import storage.matches
-from bot.seasons import month_name
+from bot.seasons import Seasons, month_name
 from engine.seasons import season_bounds, season_of
 from storage import FINISHED, PlayerResult, Season, Store
 
@@ -127,3 +127,25 @@ def test_a_supergroup_keeps_its_months(store: Store, monkeypatch: pytest.MonkeyP
     assert store.seasons(CHAT) == []
     assert store.seasons(OTHER) == [("2026-11", None), ("2026-12", None)]
     assert [e.matches for e in store.leaderboard(OTHER, "scala40", "2026-11")] == [2, 2]
+
+
+def test_the_months_texts_in_english(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    finish_at(store, monkeypatch, CHAT, datetime(2026, 11, 10, 20, 0, tzinfo=UTC), True)
+    monkeypatch.undo()
+    december = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
+    seasons = Seasons(store, None, None, lambda: december)  # type: ignore[arg-type]
+    table = (
+        "🏆 <b>Scala 40 rankings · November 2026</b>\n"
+        "1. Anna · MP 30 · VP 20 · matches 1, won 1\n"
+        "2. Bea · MP -30 · VP 0 · matches 1, won 0\n"
+        "MP: match points · VP: victory points (20 for a win, 10 for a draw)"
+    )
+    assert seasons.final_text(Season(CHAT, "2026-11"), "en") == (
+        "🗓 <b>November 2026 is over!</b> Here are the month's final standings.\n"
+        "🥇 Scala 40 champion of the month: Anna\n\n" + table
+    )
+    assert seasons.standings_text(CHAT, ["scala40"], "en", previous=True) == table
+    assert seasons.standings_text(CHAT, ["scala40"], "en") == (
+        "No Scala 40 match has finished here in December 2026."
+    )
+    assert seasons.final_text(Season(CHAT, "2026-12"), "en") is None
