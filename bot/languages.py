@@ -53,9 +53,9 @@ class Languages:
         if chat_id < 0:
             if not await self.may_change(chat_id, user_id):
                 return Answer(t(lang, "ans.only_creator_admin"), alert=True)
-            self.store.set_chat_language(chat_id, choice)
+            await self.store.off(self.store.set_chat_language, chat_id, choice)
         else:
-            self.store.set_user_language(user_id, choice)
+            await self.store.off(self.store.set_user_language, user_id, choice)
         done = t(choice, "cmd.language_set_group" if chat_id < 0 else "cmd.language_set")
         if message_id is not None:
             self.outbox.put(

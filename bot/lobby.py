@@ -113,16 +113,16 @@ class Lobby:
             return Answer(t(lang, "ans.open_private"), url=self.people.deep_link(record.id))
         if not await self.people.is_member(record.chat_id, user_id):
             return Answer(t(lang, "ans.not_member"), alert=True)
-        refused = self._seat(record.id, user_id, press.name, None)
+        refused = await self._seat(record.id, user_id, press.name, None)
         if refused:
             return Answer(t(lang, refused))
         return Answer(t(lang, "ans.joined"))
 
-    def _seat(self, match_id: int, user_id: int | None, name: str, level: str | None) -> str:
+    async def _seat(self, match_id: int, user_id: int | None, name: str, level: str | None) -> str:
         """Seat someone; the catalog key of the refusal ('' when seated). The store decides
         under the match's row lock: another instance may have filled the table meanwhile."""
         try:
-            self.store.add_seat(match_id, user_id, name, level)
+            await self.store.off(self.store.add_seat, match_id, user_id, name, level)
         except AlreadySeated:
             return "ans.already_joined"
         except LobbyFull:
@@ -143,7 +143,7 @@ class Lobby:
                 return "ans.not_member"
             if len(record.seats) >= game(record.game).seats[1]:
                 return "ans.full"
-            return self._seat(record.id, user_id, name, None) or "ans.joined"
+            return await self._seat(record.id, user_id, name, None) or "ans.joined"
 
     async def _add_computer(self, press: LobbyPress) -> Answer:
         """The host adds a computer seat of the chosen level."""
@@ -157,7 +157,7 @@ class Lobby:
         count = sum(1 for s in record.seats if s.is_computer) + 1
         group_lang = self.people.group_lang(record.chat_id)
         name = t(group_lang, "lobby.computer", number=count, level=t(group_lang, f"level.{level}"))
-        refused = self._seat(record.id, None, name, level)
+        refused = await self._seat(record.id, None, name, level)
         return Answer(t(lang, refused) if refused else "")
 
     async def _remove_computer(self, press: LobbyPress) -> Answer:
@@ -167,7 +167,7 @@ class Lobby:
             return Answer(t(lang, "ans.only_creator"))
         computers = [s.seat for s in record.seats if s.is_computer]
         if computers:
-            self.store.remove_seat(record.id, computers[-1])
+            await self.store.off(self.store.remove_seat, record.id, computers[-1])
             self.refresh(record.id)
         return Answer()
 
@@ -176,7 +176,7 @@ class Lobby:
         seat = record.seat_of(press.user_id)
         if seat is None:
             return Answer(t(lang, "ans.not_joined"))
-        self.store.remove_seat(record.id, seat)
+        await self.store.off(self.store.remove_seat, record.id, seat)
         self.refresh(record.id)
         return Answer(t(lang, "ans.left"))
 
@@ -200,7 +200,7 @@ class Lobby:
             options = option_changed(record.game, record.options, names[index], players)
         except ValueError as error:
             return Answer(t(lang, "ans.option_invalid", message=str(error)), alert=True)
-        self.store.set_match_options(record.id, options)
+        await self.store.off(self.store.set_match_options, record.id, options)
         self.refresh(record.id, options_panel=True)
         return Answer()
 
@@ -210,7 +210,7 @@ class Lobby:
             return Answer(t(lang, "ans.only_creator"))
         if len(record.seats) == 4:
             # Seats 0+2 play against 1+3: rotating seats 1-3 gives seat 0 each partner in turn.
-            self.store.reorder_seats(record.id, [0, 2, 3, 1])
+            await self.store.off(self.store.reorder_seats, record.id, [0, 2, 3, 1])
         self.refresh(record.id)
         return Answer()
 
@@ -221,7 +221,7 @@ class Lobby:
         )
         if not allowed:
             return Answer(t(lang, "ans.only_creator_admin"))
-        self.shows.table(self.store.set_status(record.id, "stopped"))
+        self.shows.table(await self.store.off(self.store.set_status, record.id, "stopped"))
         return Answer()
 
     async def _start(self, press: LobbyPress) -> Answer:
@@ -238,7 +238,7 @@ class Lobby:
             match = spec.new_match(len(record.seats), record.seed, record.options)
         except ValueError as error:
             return Answer(t(lang, "ans.option_invalid", message=str(error)), alert=True)
-        self.store.start_match(record.id, match.to_json(), record.version)
+        await self.store.off(self.store.start_match, record.id, match.to_json(), record.version)
         self.started(self.store.get_match(record.id), match)
         return Answer()
 

@@ -33,7 +33,7 @@ class People:
         self.titles: dict[int, str] = {}
         self._met: dict[int, tuple[str, str | None, float]] = {}
 
-    def met(self, user_id: int, name: str, code: str | None) -> None:
+    async def met(self, user_id: int, name: str, code: str | None) -> None:
         """A person pressed or typed a command: their name and Telegram's language code are
         kept in the store, written only when they changed (or ``MET_AGAIN`` seconds passed)."""
         now = self.clock()
@@ -41,7 +41,7 @@ class People:
         if known is None and self._stored_as(user_id, name, code):
             known = (name, code, now)  # met before a restart, unchanged: nothing to write
         if known is None or known[:2] != (name, code) or now - known[2] > MET_AGAIN:
-            self.store.upsert_user(user_id, name, code)
+            await self.store.off(self.store.upsert_user, user_id, name, code)
             known = (name, code, now)
         self._met[user_id] = known
         if len(self._met) > MET_KEPT:
@@ -56,12 +56,12 @@ class People:
         """A person erased their data: met again, they are written again."""
         self._met.pop(user_id, None)
 
-    def titled(self, chat_id: int, title: str) -> None:
+    async def titled(self, chat_id: int, title: str) -> None:
         """A group's title as an update showed it, stored when it changed."""
         if self.titles.get(chat_id) != title:
             self.titles[chat_id] = title
             if self.store.chat_settings(chat_id).title != title:  # else known before a restart
-                self.store.set_chat_title(chat_id, title)
+                await self.store.off(self.store.set_chat_title, chat_id, title)
 
     def user_lang(self, user_id: int, code: str | None = None) -> str:
         """A user's language: chosen with /language, else from Telegram's language code."""

@@ -118,7 +118,7 @@ class Questions:
             return Answer(t(lang, "ans.stale"))
         if question.user_id != user_id:
             return Answer(t(lang, "ans.not_yours"))
-        if not self.store.answer(question.id):
+        if not await self.store.off(self.store.answer, question.id):
             return Answer(t(lang, "ans.answered"))
         yes = data.op == Reply.YES
         if message_id is not None and shown is not None:
@@ -127,7 +127,8 @@ class Questions:
             return Answer(t(lang, "ans.ok"))
         if question.kind == "delete":
             self.people.forget(user_id)
-            for lobby in self.store.delete_user_data(user_id):  # left, passed on or cancelled
+            left = await self.store.off(self.store.delete_user_data, user_id)
+            for lobby in left:  # left, passed on or cancelled
                 self.moves.shows.table(self.store.get_match(lobby))
             return Answer(t(lang, "ans.deleted"))
         return await self._confirmed(question.kind, question.match_id or 0, user_id, lang)

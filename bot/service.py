@@ -266,9 +266,10 @@ class Tavolo:
         self.languages.adopt(chat_id, user_id)
         self.lobby.open(chat_id, user_id, name, game_name, self.store.has_private_chat(user_id))
 
-    def private_chat_opened(self, user_id: int) -> None:
+    async def private_chat_opened(self, user_id: int) -> None:
         """The person wrote to the bot in private: the bot may write to them there."""
-        self.store.set_private_chat(user_id, True)
+        if not self.store.has_private_chat(user_id):
+            await self.store.off(self.store.set_private_chat, user_id, True)
 
     def rankings_text(self, chat_id: int, games: list[str], lang: str) -> str:
         """``/rankings``: the group's ranking of each game."""
@@ -390,8 +391,8 @@ class Tavolo:
         async with self.matches.lock(record.id):
             record = self.store.get_match(record.id)
             if record.status == "lobby":
-                if not self.store.discard_lobby(record.id):
-                    self.store.set_status(record.id, "stopped")
+                if not await self.store.off(self.store.discard_lobby, record.id):
+                    await self.store.off(self.store.set_status, record.id, "stopped")
                 self.shows.panels.pop(record.id, None)
                 return
             if record.status != "playing":
@@ -424,7 +425,7 @@ class Tavolo:
             if seat is None:
                 return
             if record.status == "lobby":
-                self.store.remove_seat(record.id, seat)
+                await self.store.off(self.store.remove_seat, record.id, seat)
                 self.lobby.refresh(record.id)
                 return
             lang = self.group_lang(chat_id)

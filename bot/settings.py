@@ -88,7 +88,7 @@ class GroupSettings:
             return Answer(t(lang, "ans.stale"))
         if not await self.people.is_admin(chat_id, pressed.user_id):
             return Answer(t(lang, "ans.only_admin"), alert=True)
-        SETTERS[data.op](self.store, chat_id, value == YES)
+        await self.store.off(SETTERS[data.op], self.store, chat_id, value == YES)
         self.changed(chat_id)
         text, markup = self.panel(chat_id)
         message_id = pressed.message_id

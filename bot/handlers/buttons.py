@@ -27,7 +27,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = update.effective_user
     if query is None or user is None:
         return
-    remember(update, context)
+    await remember(update, context)
     service = tavolo(context)
     data = callbacks.decode(query.data)
     lang = service.user_lang(user.id, user.language_code)

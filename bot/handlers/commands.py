@@ -22,10 +22,10 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     if message is None or chat is None or user is None:
         return
-    remember(update, context)
+    await remember(update, context)
     service = tavolo(context)
     if not is_group(chat):
-        service.private_chat_opened(user.id)
+        await service.private_chat_opened(user.id)
     lang = service.people.reply_lang(chat.id, user.id, user.language_code)
     spec = by_word(context.args[0]) if context.args else next(iter(GAMES.values()))
     if spec is None:
@@ -40,13 +40,13 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     if message is None or chat is None or user is None:
         return
-    remember(update, context)
+    await remember(update, context)
     service = tavolo(context)
     lang = service.people.reply_lang(chat.id, user.id, user.language_code)
     if is_group(chat):
         service.guide.greet_group(chat.id, lang, message.message_id)
         return
-    service.private_chat_opened(user.id)
+    await service.private_chat_opened(user.id)
     payload = (context.args or [""])[0]
     joining = re.fullmatch(r"j[0-9]{1,10}", payload) is not None and int(payload[1:]) <= MAX_ID
     joined = joining and await service.join_from_link(int(payload[1:]), user.id, display_name(user))
@@ -72,7 +72,7 @@ async def words(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = update.effective_user
     if user is None:
         return
-    remember(update, context)
+    await remember(update, context)
     service = tavolo(context)
     service.words(user.id, service.user_lang(user.id, user.language_code))
 
@@ -141,7 +141,7 @@ async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     service = tavolo(context)
     if not is_group(chat):  # typed in a group, it proves nothing about the private chat
-        service.private_chat_opened(user.id)
+        await service.private_chat_opened(user.id)
     count = service.resend_hands(user.id)
     if is_group(chat):  # the reply is read by the group (one that never chose: the asker)
         lang = service.people.reply_lang(chat.id, user.id, user.language_code)

@@ -42,7 +42,7 @@ def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None
     tavolo(context).reply(chat.id, text, message.message_id if is_group(chat) else None)
 
 
-def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Keep the user's name and language code, and the group's title, up to date; note how
     far down the group's chat has gone (its newest message)."""
     service = tavolo(context)
@@ -51,6 +51,6 @@ def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat is not None and is_group(chat) and message is not None:
         service.outbox.saw(chat.id, message.message_id)
     if user is not None and not user.is_bot:
-        service.people.met(user.id, display_name(user), user.language_code)
+        await service.people.met(user.id, display_name(user), user.language_code)
     if chat is not None and is_group(chat) and chat.title:
-        service.people.titled(chat.id, chat.title)
+        await service.people.titled(chat.id, chat.title)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from bot.people import MET_AGAIN, People
 from storage import ChatSettings, Store, UserRecord
@@ -14,6 +17,9 @@ class Counting:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.writes: list[tuple[int, str, str | None]] = []
+
+    async def off(self, call: Callable[..., Any], *args: Any) -> Any:
+        return call(*args)
 
     def upsert_user(self, user_id: int, name: str, code: str | None = None) -> None:
         self.writes.append((user_id, name, code))
@@ -36,15 +42,15 @@ def test_a_person_is_written_when_their_name_or_language_changes(tmp_path: Path)
         counting, clock = Counting(store), [0.0]
         people = People(counting, None, clock=lambda: clock[0])  # type: ignore[arg-type]
         for _ in range(3):
-            people.met(7, "Anna", "it")
+            asyncio.run(people.met(7, "Anna", "it"))
         assert counting.writes == [(7, "Anna", "it")]
-        people.met(7, "Anna B.", "it")  # renamed
-        people.met(7, "Anna B.", "en")  # Telegram's language changed
+        asyncio.run(people.met(7, "Anna B.", "it"))  # renamed
+        asyncio.run(people.met(7, "Anna B.", "en"))  # Telegram's language changed
         clock[0] = MET_AGAIN + 1  # another instance may have erased her meanwhile
-        people.met(7, "Anna B.", "en")
+        asyncio.run(people.met(7, "Anna B.", "en"))
         store.delete_user_data(7)  # she erased her data here
         people.forget(7)
-        people.met(7, "Anna B.", "en")
+        asyncio.run(people.met(7, "Anna B.", "en"))
         assert counting.writes[1:] == [(7, "Anna B.", "it"), *[(7, "Anna B.", "en")] * 3]
         user = store.get_user(7)
         assert user is not None and (user.name, user.language_code) == ("Anna B.", "en")
@@ -58,19 +64,19 @@ def test_a_restarted_bot_writes_nobody_it_knew_unchanged(tmp_path: Path) -> None
     url = f"sqlite:///{tmp_path / 'p.db'}"
     store = Store.open(url)
     try:
-        People(store, None).met(7, "Anna", "it")  # type: ignore[arg-type]
-        People(store, None).titled(-100, "Scala al bar")  # type: ignore[arg-type]
+        asyncio.run(People(store, None).met(7, "Anna", "it"))  # type: ignore[arg-type]
+        asyncio.run(People(store, None).titled(-100, "Scala al bar"))  # type: ignore[arg-type]
     finally:
         store.close()
     store = Store.open(url)
     try:
         counting = Counting(store)
         people = People(counting, None)  # type: ignore[arg-type]
-        people.met(7, "Anna", "it")
-        people.titled(-100, "Scala al bar")
+        asyncio.run(people.met(7, "Anna", "it"))
+        asyncio.run(people.titled(-100, "Scala al bar"))
         assert counting.writes == []
-        people.met(7, "Anna", "en")
-        people.titled(-100, "Scala 40 al bar")
+        asyncio.run(people.met(7, "Anna", "en"))
+        asyncio.run(people.titled(-100, "Scala 40 al bar"))
         assert counting.writes == [(7, "Anna", "en"), (-100, "Scala 40 al bar", None)]
         assert store.chat_settings(-100).title == "Scala 40 al bar"
     finally:
