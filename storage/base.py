@@ -339,9 +339,14 @@ class StoreBase:
         s.flush()
         replace_work(s.connection(), row.id, row.version, ())
 
-    def _active_row(self, s: Session, chat_id: int) -> MatchTable | None:
-        query = select(MatchTable).where(col(MatchTable.active_chat_id) == chat_id)
-        return s.exec(query).first()
+    def _active_rows(self, s: Session, chat_id: int) -> list[MatchTable]:
+        """The chat's matches in the lobby or playing, by table."""
+        query = (
+            select(MatchTable)
+            .where(col(MatchTable.active_chat_id) == chat_id)
+            .order_by(col(MatchTable.table_number))
+        )
+        return list(s.exec(query).all())
 
     @staticmethod
     def _rates(db: Connection, chat_id: int, results: Sequence[PlayerResult]) -> bool:

@@ -52,12 +52,15 @@ class LobbyStore(StoreBase):
         creator_id: int,
         creator_name: str,
         seed: int,
+        tables: int = 1,
     ) -> MatchRecord:
-        """A new match in the lobby of ``chat_id``, with its creator in seat 0 (version 0).
+        """A new match in the lobby of ``chat_id``, with its creator in seat 0 (version 0), at
+        the chat's lowest free table.
 
         ``options`` is the engine's options dict (``Options.to_dict()``, may be partial);
         ``seed`` the engine seed (e.g. :func:`engine.cards.secure_seed`). Raises
-        :class:`ChatBusy` if the chat already has a match in the lobby or playing.
+        :class:`ChatBusy` if the chat's ``tables`` tables all have a match in the lobby or
+        playing (two instances opening one at once: the unique constraint decides).
         """
         _check_game(game)
         if len(str(seed)) > 40:
@@ -66,14 +69,17 @@ class LobbyStore(StoreBase):
         def attempt() -> MatchRecord:
             since = self._kept.stamp()  # a new match: its write touches nothing kept
             with self._session(write=True, touches=NOTHING) as s:
-                busy = self._active_row(s, chat_id)
-                if busy is not None:
-                    assert busy.id is not None
-                    raise ChatBusy(self.database, chat_id, busy.id)
+                busy = self._active_rows(s, chat_id)
+                taken = {row.table_number for row in busy}
+                free = [number for number in range(1, tables + 1) if number not in taken]
+                if not free:
+                    assert busy and busy[0].id is not None
+                    raise ChatBusy(self.database, chat_id, busy[0].id)
                 now = _now()
                 row = MatchTable(
                     chat_id=chat_id,
                     active_chat_id=chat_id,
+                    table_number=free[0],
                     game=game,
                     options=_dump(options),
                     seed=str(seed),

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import insert, update
 from sqlalchemy import select as sa_select
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 from engine.errors import EngineError, SnapshotError
 from engine.games import GameMatch, load_match, new_match
@@ -221,13 +221,46 @@ class MatchStore(StoreBase):
         return record
 
     def active_match_in_chat(self, chat_id: int) -> MatchRecord | None:
-        """The chat's match in the lobby or being played, if any (there is at most one)."""
+        """The chat's match in the lobby or being played at its lowest table, if any (a
+        private chat has at most one)."""
+        matches = self.active_matches_in_chat(chat_id)
+        return matches[0] if matches else None
+
+    def active_matches_in_chat(self, chat_id: int) -> list[MatchRecord]:
+        """The chat's matches in the lobby or being played, by table (two queries)."""
         with self._session() as s:
-            row = self._active_row(s, chat_id)
-            if row is None:
-                return None
-            assert row.id is not None
-            return _match_record(row, self._seats(s, row.id))
+            rows = self._active_rows(s, chat_id)
+            return self._with_seats(s, rows)
+
+    def match_of_message(self, chat_id: int, message_id: int) -> MatchRecord | None:
+        """The match whose table (or a hand's summary) is the chat's message ``message_id``,
+        whatever its status; None when no match shows there."""
+        shows = (col(MatchTable.table_message_id) == message_id) | (
+            col(MatchTable.summary_message_id) == message_id
+        )
+        with self._session() as s:
+            query = (
+                select(MatchTable)
+                .where(col(MatchTable.chat_id) == chat_id, shows)
+                .order_by(col(MatchTable.id).desc())
+                .limit(1)
+            )
+            rows = list(s.exec(query).all())
+            found = self._with_seats(s, rows)
+        return found[0] if found else None
+
+    def _with_seats(self, s: Session, rows: list[MatchTable]) -> list[MatchRecord]:
+        """The records of ``rows``, their seats read in one query."""
+        ids = [row.id for row in rows]
+        seats = s.exec(
+            select(SeatTable)
+            .where(col(SeatTable.match_id).in_(ids))
+            .order_by(col(SeatTable.match_id), col(SeatTable.seat))
+        ).all()
+        by_match: dict[int, list[SeatTable]] = {}
+        for seat in seats:
+            by_match.setdefault(seat.match_id, []).append(seat)
+        return [_match_record(row, by_match.get(row.id or 0, [])) for row in rows]
 
     def last_match_in_chat(self, chat_id: int) -> MatchRecord | None:
         """The chat's most recent match, whatever its status (None: it never had one)."""
@@ -255,16 +288,7 @@ class MatchStore(StoreBase):
                 .where(col(MatchTable.status).in_(ACTIVE))
                 .order_by(col(MatchTable.id))
             ).all()
-            seats = s.exec(
-                select(SeatTable)
-                .join(MatchTable, col(MatchTable.id) == col(SeatTable.match_id))
-                .where(col(MatchTable.status).in_(ACTIVE))
-                .order_by(col(SeatTable.match_id), col(SeatTable.seat))
-            ).all()
-        by_match: dict[int, list[SeatTable]] = {}
-        for seat in seats:
-            by_match.setdefault(seat.match_id, []).append(seat)
-        return [_match_record(row, by_match.get(row.id or 0, [])) for row in rows]
+            return self._with_seats(s, list(rows))
 
     def ended_unsettled(self) -> list[int]:
         """Ended matches (finished, stopped) whose end was not shown, or whose seats still hold

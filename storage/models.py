@@ -129,17 +129,23 @@ class MatchTable(SQLModel, table=True):
     ``version`` grows by one at every change of the match (seats, start, each move, status), and
     a write names the version it was based on (optimistic concurrency). ``active_chat_id`` equals
     ``chat_id`` while the match is in the lobby or playing and is NULL after: its unique
-    constraint keeps one active match per chat on every backend.
+    constraint with ``table_number`` keeps one active match per table of a group on every
+    backend.
     """
 
     __tablename__ = "matches"
-    __table_args__ = (Index("ix_matches_status_id", "status", "id"),)
+    __table_args__ = (
+        Index("ix_matches_status_id", "status", "id"),
+        UniqueConstraint("active_chat_id", "table_number"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     chat_id: int = _id(nullable=False, index=True)
-    active_chat_id: int | None = Field(
-        default=None, sa_column=Column(BigInteger, nullable=True, unique=True)
+    active_chat_id: int | None = _id()
+    table_number: int = Field(
+        default=1, sa_column=Column(Integer, nullable=False, server_default="1")
     )
+    """The match's table in its group (1, 2, ...): unique among the group's active matches."""
     game: str = _text(length=16)
     options: str = _text()
     seed: str = _text(length=40)
@@ -254,6 +260,8 @@ class ChatTable(SQLModel, table=True):
     """Whether matches with a computer seat move ratings (None: the default, they do)."""
     levels_in_lobby: bool | None = Field(default=None, sa_column=Column(Boolean, nullable=True))
     """Whether the lobby shows each player's level (None: the default, it does not)."""
+    tables: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
+    """How many matches the group allows at once (None: :data:`storage.records.TABLES`)."""
 
 
 class ResultTable(SQLModel, table=True):

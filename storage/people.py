@@ -27,7 +27,9 @@ from storage.models import (
 from storage.records import (
     ANONYMOUS,
     LOBBY,
+    MOST_TABLES,
     STOPPED,
+    TABLES,
     ChatSettings,
     Confirmation,
     UserRecord,
@@ -185,6 +187,7 @@ class PeopleStore(StoreBase):
                     row.title,
                     row.rate_computers is not False,
                     row.levels_in_lobby is True,
+                    TABLES if row.tables is None else row.tables,
                 )
             )
         self._kept.keep(CHAT, chat_id, settings, since)
@@ -231,6 +234,17 @@ class PeopleStore(StoreBase):
 
         self._change_chat(chat_id, change)
 
+    def set_tables(self, chat_id: int, tables: int) -> None:
+        """How many matches the group hosts at once (1 to :data:`MOST_TABLES`); the matches
+        running keep their tables."""
+        if not 1 <= tables <= MOST_TABLES:
+            raise ValueError(f"a group hosts 1 to {MOST_TABLES} tables, not {tables}")
+
+        def change(row: ChatTable) -> None:
+            row.tables = tables
+
+        self._change_chat(chat_id, change)
+
     def set_chat_default_options(
         self, chat_id: int, game: str, options: dict[str, Any] | None
     ) -> None:
@@ -257,11 +271,11 @@ class PeopleStore(StoreBase):
         if old_id == new_id:
             return 0
         with self._session(write=True) as s:
-            old_active = self._active_row(s, old_id)
-            new_active = self._active_row(s, new_id)
-            if old_active is not None and new_active is not None:
-                assert new_active.id is not None
-                raise ChatBusy(self.database, new_id, new_active.id)
+            old_active = self._active_rows(s, old_id)
+            new_active = self._active_rows(s, new_id)
+            if old_active and new_active:
+                assert new_active[0].id is not None
+                raise ChatBusy(self.database, new_id, new_active[0].id)
             old_chat = s.get(ChatTable, old_id)
             if old_chat is not None:
                 new_chat = s.get(ChatTable, new_id)
@@ -273,6 +287,8 @@ class PeopleStore(StoreBase):
                     new_chat.rate_computers = old_chat.rate_computers
                 if new_chat.levels_in_lobby is None:
                     new_chat.levels_in_lobby = old_chat.levels_in_lobby
+                if new_chat.tables is None:
+                    new_chat.tables = old_chat.tables
                 merged = json.loads(old_chat.default_options) | json.loads(new_chat.default_options)
                 new_chat.default_options = _dump(merged)
                 new_chat.updated_at = _now()

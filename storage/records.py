@@ -28,6 +28,10 @@ ANONYMOUS: Final = "anonymous"
 
 DEFAULT_SORT: Final = "suit"
 """The hand order a new seat starts with (docs/rules.md S40-15: by suit or by value)."""
+TABLES: Final = 3
+"""How many matches a group hosts at once unless its admins chose otherwise."""
+MOST_TABLES: Final = 4
+"""The most matches a group may host at once (they share the group's message budget)."""
 
 
 class Keep(Enum):
@@ -134,6 +138,8 @@ class MatchRecord:
     summary_message_id: int | None = None
     """The group's message of the latest hand's summary, or one known to be below it (None:
     none, or not known)."""
+    table_number: int = 1
+    """The match's table in its group (1, 2, ...; a private chat has only table 1)."""
 
     @property
     def players(self) -> int:
@@ -175,8 +181,8 @@ class UserRecord:
 @dataclass(frozen=True, slots=True)
 class ChatSettings:
     """A group's settings: its language (None: not chosen), default options per game,
-    whether matches against computer players move ratings (docs/rules.md R-4.2) and whether
-    the lobby shows each player's level (R-6.3)."""
+    whether matches against computer players move ratings (docs/rules.md R-4.2), whether
+    the lobby shows each player's level (R-6.3) and how many matches it hosts at once."""
 
     chat_id: int
     language: str | None
@@ -184,6 +190,7 @@ class ChatSettings:
     title: str | None = None
     rate_computers: bool = True
     levels_in_lobby: bool = False
+    tables: int = TABLES
 
 
 class PlayerResult(NamedTuple):

@@ -165,6 +165,7 @@ def _match_record(row: MatchTable, seats: Iterable[SeatTable]) -> MatchRecord:
         shown_hand=row.shown_hand,
         end_shown=row.end_shown,
         summary_message_id=row.summary_message_id,
+        table_number=row.table_number,
         created_at=row.created_at,
         updated_at=row.updated_at,
         finished_at=row.finished_at,

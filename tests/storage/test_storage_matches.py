@@ -109,6 +109,47 @@ class TestLobby:
         again = store.create_match(-100, "scala40", {}, 2, "Bea", seed=3)
         assert store.active_match_in_chat(-100) == again
 
+    def test_a_group_hosts_as_many_tables_as_it_allows(self, store: Store) -> None:
+        """Each new match takes the group's lowest free table; once they are all taken the
+        group is busy; a table whose match ended is free again."""
+        first = store.create_match(-100, "scopone", {}, 1, "Anna", seed=1, tables=3)
+        second = store.create_match(-100, "scala40", {}, 2, "Bea", seed=2, tables=3)
+        third = store.create_match(-100, "scala40", {}, 3, "Carlo", seed=3, tables=3)
+        assert [first.table_number, second.table_number, third.table_number] == [1, 2, 3]
+        with pytest.raises(ChatBusy) as caught:
+            store.create_match(-100, "scala40", {}, 4, "Dario", seed=4, tables=3)
+        assert caught.value.match_id == first.id
+        store.set_status(second.id, STOPPED)
+        assert store.active_matches_in_chat(-100) == [first, store.get_match(third.id)]
+        fourth = store.create_match(-100, "scala40", {}, 4, "Dario", seed=4, tables=3)
+        assert fourth.table_number == 2
+        assert [m.id for m in store.active_matches_in_chat(-100)] == [first.id, fourth.id, third.id]
+        assert store.get_match(second.id).table_number == 2  # an ended match keeps its number
+        assert store.active_match_in_chat(-100) == first
+        assert store.active_matches_in_chat(-200) == []
+
+    def test_a_group_allowed_fewer_tables_keeps_those_running(self, store: Store) -> None:
+        store.create_match(-100, "scopone", {}, 1, "Anna", seed=1, tables=2)
+        store.create_match(-100, "scopone", {}, 2, "Bea", seed=2, tables=2)
+        with pytest.raises(ChatBusy):
+            store.create_match(-100, "scopone", {}, 3, "Carlo", seed=3, tables=1)
+        assert len(store.active_matches_in_chat(-100)) == 2
+
+    def test_the_match_a_message_shows(self, store: Store) -> None:
+        """A reply to a table, or to a hand's summary, names its match, ended or not."""
+        first = store.create_match(-100, "scopone", {}, 1, "Anna", seed=1, tables=2)
+        second = store.create_match(-100, "scopone", {}, 2, "Bea", seed=2, tables=2)
+        store.set_table_message(first.id, -100, 10)
+        store.set_table_message(second.id, -100, 11)
+        store.set_summary_message(second.id, 12)
+        assert store.match_of_message(-100, 10) == store.get_match(first.id)
+        assert store.match_of_message(-100, 11) == store.get_match(second.id)
+        assert store.match_of_message(-100, 12) == store.get_match(second.id)
+        assert store.match_of_message(-200, 10) is None
+        assert store.match_of_message(-100, 13) is None
+        store.set_status(first.id, STOPPED)
+        assert store.match_of_message(-100, 10) == store.get_match(first.id)
+
     def test_a_lobby_nobody_saw_is_discarded_without_a_trace(self, store: Store) -> None:
         """A lobby the bot could not show (a group it is not in) goes; one shown, or a match
         started, stays."""

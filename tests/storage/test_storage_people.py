@@ -111,6 +111,19 @@ class TestUsersAndChats:
         with pytest.raises(ValueError, match="unknown game"):
             store.set_chat_default_options(-5, "tressette", {})
 
+    def test_how_many_tables_a_group_hosts(self, store: Store) -> None:
+        assert store.chat_settings(-5).tables == 3
+        store.set_tables(-5, 1)
+        assert store.chat_settings(-5).tables == 1
+        store.set_tables(-5, 4)
+        assert store.chat_settings(-5).tables == 4
+        for wrong in (0, 5):
+            with pytest.raises(ValueError, match="a group hosts 1 to 4 tables"):
+                store.set_tables(-5, wrong)
+        assert store.chat_settings(-5).tables == 4
+        store.migrate_chat(-5, -1005)
+        assert store.chat_settings(-1005).tables == 4
+
 
 def finish(
     store: Store,

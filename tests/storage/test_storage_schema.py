@@ -7,11 +7,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
 
 from storage import Store, StoreError, schema_head
+from storage.store import alembic_config
 from storage.database import create_store_engine
 from storage.models import metadata
 from testkit.storage_helpers import play_and_commit, started
@@ -86,6 +88,40 @@ class TestMigrations:
                 assert compare_metadata(context, metadata) == []
         finally:
             engine.dispose()
+
+    def test_a_match_stored_before_several_tables_is_table_1(self, db_url: str) -> None:
+        """A database of revision 0010 (one match per group) upgrades with its active match
+        at table 1, and the group can open a second; a downgrade stops the second."""
+        engine = create_engine(db_url)
+        try:
+            with engine.begin() as connection:
+                command.upgrade(alembic_config(connection), "0010")
+                connection.execute(
+                    text(
+                        "INSERT INTO matches (chat_id, active_chat_id, game, options, seed,"
+                        " status, version, created_at, updated_at, end_shown)"
+                        " VALUES (-100, -100, 'scopone', '{}', '1', 'lobby', 0,"
+                        " '2026-11-01 10:00:00', '2026-11-01 10:00:00', false)"
+                    )
+                )
+        finally:
+            engine.dispose()
+        with Store.open(db_url) as store:
+            (old,) = store.active_matches_in_chat(-100)
+            assert old.table_number == 1
+            new = store.create_match(-100, "scopone", {}, 1, "Anna", seed=2, tables=2)
+            assert new.table_number == 2
+            assert store.chat_settings(-100).tables == 3
+        engine = create_engine(db_url)
+        try:
+            with engine.begin() as connection:
+                command.downgrade(alembic_config(connection), "0010")
+                rows = connection.execute(
+                    text("SELECT id, status, active_chat_id FROM matches ORDER BY id")
+                ).all()
+        finally:
+            engine.dispose()
+        assert [tuple(row) for row in rows] == [(old.id, "lobby", -100), (new.id, "stopped", None)]
 
     def test_a_database_from_a_newer_tavolo_is_refused_untouched(self, db_url: str) -> None:
         Store.open(db_url).close()
