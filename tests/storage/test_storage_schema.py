@@ -13,9 +13,9 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
 
 from storage import Store, StoreError, schema_head
-from storage.store import alembic_config
 from storage.database import create_store_engine
 from storage.models import metadata
+from storage.store import alembic_config
 from testkit.storage_helpers import play_and_commit, started
 
 ROOT = Path(__file__).resolve().parents[2]
