@@ -8,6 +8,7 @@ checked against the stored state after a restart or on another instance:
 - lobby:  ``l:<match>:<version>:<op>[:<arg>]``
 - confirm:``k:<question>:y|n`` (the stored yes/no questions), rematch ``r:<match>``
 - language ``g:0:<code>``, a group setting ``s:0:<setting>:<value>``
+- a table chosen for a command ``t:<match>:<command>`` (a group playing several tables)
 """
 
 from __future__ import annotations
@@ -39,6 +40,18 @@ class Setting(StrEnum):
 
     RATE_COMPUTERS = "rc"
     LOBBY_LEVELS = "ll"
+    TABLES = "tb"
+
+
+class TableCommand(StrEnum):
+    """A command about one match, which a group playing several tables may be asked to
+    point at (:mod:`bot.tables`)."""
+
+    TABLE = "t"
+    SCORE = "p"
+    RULES = "r"
+    STOP = "s"
+    VERIFY = "v"
 
 
 class Reply(StrEnum):
@@ -76,7 +89,7 @@ def encode(data: Callback) -> str:
         parts = ["h", str(data.match_id), str(data.seat), data.context, data.op]
     elif data.kind == "l":
         parts = ["l", str(data.match_id), str(data.version), data.op]
-    elif data.kind in ("k", "r", "g", "s"):
+    elif data.kind in ("k", "r", "g", "s", "t"):
         parts = [data.kind, str(data.match_id), data.op]
     else:
         raise ValueError(f"unknown callback kind {data.kind!r}")
@@ -109,7 +122,7 @@ def _decode_parts(parts: list[str]) -> Callback | None:
     if kind == "l" and len(parts) in (4, 5):
         match_id, version = _number(parts[1]), _number(parts[2])
         return _checked(Callback("l", match_id, parts[3], version=version, arg=_arg(parts, 4)))
-    if kind in ("k", "r", "g", "s") and len(parts) in (3, 4):
+    if kind in ("k", "r", "g", "s", "t") and len(parts) in (3, 4):
         return _checked(Callback(kind, _number(parts[1]), parts[2], arg=_arg(parts, 3)))
     return None
 
@@ -162,6 +175,11 @@ def language(code: str) -> str:
 def setting(name: str, value: str) -> str:
     """Callback data of a group setting's button (``name`` set to ``value``)."""
     return encode(Callback("s", 0, name, arg=value))
+
+
+def table(match_id: int, command: str) -> str:
+    """Callback data of a table chosen for ``command`` (:class:`TableCommand`)."""
+    return encode(Callback("t", match_id, command))
 
 
 def rematch(match_id: int) -> str:

@@ -74,9 +74,8 @@ class Languages:
         return self.people.group_lang(chat_id) if chat_id < 0 else self.people.user_lang(user_id)
 
     async def may_change(self, chat_id: int, user_id: int) -> bool:
-        """Whether ``user_id`` may change the group's language: the host of its current match
-        or lobby, or an admin of the group."""
-        record = self.store.active_match_in_chat(chat_id)
-        if record is not None and record.creator_id == user_id:
+        """Whether ``user_id`` may change the group's language: the host of one of its current
+        matches or lobbies, or an admin of the group."""
+        if any(m.creator_id == user_id for m in self.store.active_matches_in_chat(chat_id)):
             return True
         return await self.people.is_admin(chat_id, user_id)

@@ -19,9 +19,10 @@ from bot.options_ui import changed as option_changed
 from bot.people import People
 from bot.render.table import names_list
 from bot.shows import Shows
+from bot.tables import Tables
 from engine.cards import secure_seed
 from engine.games import GameMatch, game
-from storage import AlreadySeated, LobbyFull, MatchRecord
+from storage import AlreadySeated, ChatBusy, LobbyFull, MatchRecord
 
 
 class LobbyPress(NamedTuple):
@@ -48,25 +49,45 @@ Started = Callable[[MatchRecord, GameMatch], None]
 class Lobby:
     """Lobby presses, new lobbies, joins by link."""
 
-    def __init__(self, matches: Matches, people: People, shows: Shows, started: Started) -> None:
+    def __init__(
+        self, matches: Matches, people: People, shows: Shows, tables: Tables, started: Started
+    ) -> None:
         self.matches = matches
         self.store = matches.store
         self.people = people
         self.shows = shows
+        self.tables = tables
         self.started = started
 
     def open(
-        self, chat_id: int, user_id: int, name: str, game_name: str, private_ok: bool
+        self, chat_id: int, user_id: int, name: str, game_name: str, private_ok: bool, limit: int
     ) -> MatchRecord:
-        """Open a lobby in a chat (the caller checked there is no active match); the host sits
+        """Open a lobby at the chat's lowest free table of ``limit`` (the caller checked there
+        is one: :class:`storage.ChatBusy` if another instance took it meanwhile); the host sits
         at once when the bot can write to them, else joins through the deep link."""
         options = self.store.chat_settings(chat_id).default_options.get(game_name)
         options = options or game(game_name).default_options()
-        record = self.store.create_match(chat_id, game_name, options, user_id, name, secure_seed())
+        seed = secure_seed()
+        record = self.store.create_match(chat_id, game_name, options, user_id, name, seed, limit)
         if not private_ok:
             record = self.store.remove_seat(record.id, 0)
         self.shows.table(record)
         return record
+
+    @staticmethod
+    def waiting(active: list[MatchRecord], game_name: str) -> MatchRecord | None:
+        """A lobby of ``game_name`` among a chat's ``active`` matches with a free seat: a new
+        table of that game would only split its players."""
+        return next(
+            (
+                m
+                for m in active
+                if m.status == "lobby"
+                and m.game == game_name
+                and len(m.seats) < game(game_name).seats[1]
+            ),
+            None,
+        )
 
     def refresh(self, match_id: int, options_panel: bool = False) -> None:
         """Show the lobby's latest state (or its options panel)."""
@@ -113,6 +134,8 @@ class Lobby:
             return Answer(t(lang, "ans.open_private"), url=self.people.deep_link(record.id))
         if not await self.people.is_member(record.chat_id, user_id):
             return Answer(t(lang, "ans.not_member"), alert=True)
+        if self.tables.seated(record.chat_id, user_id, but=record.id) is not None:
+            return Answer(t(lang, "ans.seated_elsewhere"), alert=True)
         refused = await self._seat(record.id, user_id, press.name, None)
         if refused:
             return Answer(t(lang, refused))
@@ -143,6 +166,8 @@ class Lobby:
                 return "ans.not_member"
             if len(record.seats) >= game(record.game).seats[1]:
                 return "ans.full"
+            if self.tables.seated(record.chat_id, user_id, but=record.id) is not None:
+                return "ans.seated_elsewhere"
             return await self._seat(record.id, user_id, name, None) or "ans.joined"
 
     async def _add_computer(self, press: LobbyPress) -> Answer:
@@ -244,8 +269,10 @@ class Lobby:
 
     async def rematch(self, match_id: int, user_id: int, chat_id: int, lang: str) -> Answer:
         """The rematch button (pressed in the match's chat): a new lobby with the same options,
-        the one who pressed and the computers seated, and the other players still in the group
-        asked to join (``lang``: the presser's)."""
+        at the chat's next free table, the one who pressed and the computers seated, and the
+        other players still in the group asked to join (``lang``: the presser's). Once one of
+        them sits at another table of the chat (the rematch, opened by another), it is not
+        opened again."""
         async with self.matches.lock(match_id):
             record = self.matches.record_or_none(match_id)
             if record is None or record.status != "finished" or record.chat_id != chat_id:
@@ -253,12 +280,16 @@ class Lobby:
             presser = record.seat_of(user_id)
             if presser is None:
                 return Answer(t(lang, "ans.not_joined"))
-            if self.store.active_match_in_chat(record.chat_id) is not None:
-                return Answer(t(lang, "ans.stale"))
-            host = record.seats[presser].name
-            new = self.store.create_match(
-                record.chat_id, record.game, record.options, user_id, host, secure_seed()
-            )
+            people = [s.user_id for s in record.seats if s.user_id is not None]
+            if any(self.tables.seated(chat_id, person) for person in people):
+                return Answer(t(lang, "ans.rematch_open"))
+            host, limit = record.seats[presser].name, self.tables.limit(chat_id)
+            try:
+                new = self.store.create_match(
+                    chat_id, record.game, record.options, user_id, host, secure_seed(), limit
+                )
+            except ChatBusy:
+                return Answer(t(lang, "ans.tables_full"), alert=True)
             for seat in record.seats:
                 if seat.is_computer:
                     new = self.store.add_seat(new.id, None, seat.name, seat.computer_level)

@@ -14,7 +14,10 @@ from bot.i18n import Html, html_lines, t
 from bot.matches import Matches
 from bot.moves import Moves
 from bot.people import People
+from bot.render.table import labelled
+from bot.tables import Asked
 from engine.actions import ABANDON, STOP
+from storage import MatchRecord
 
 
 class Questions:
@@ -27,17 +30,19 @@ class Questions:
         self.outbox = outbox
         self.moves = moves
 
-    def ask_stop(self, chat_id: int, user_id: int, admin: bool, reply_to: int | None) -> None:
-        """``/stop``: ask the creator or an admin to confirm."""
-        record = self.store.active_match_in_chat(chat_id)
+    def ask_stop(self, record: MatchRecord | None, asked: Asked) -> None:
+        """``/stop`` of the match ``record`` (the one the command concerns): ask its creator,
+        or an admin, to confirm."""
+        chat_id, user_id, reply_to = asked.chat_id, asked.user_id, asked.reply_to
         lang = self.people.group_lang(chat_id)
-        if record is None:
+        if record is None or record.status not in ("lobby", "playing"):
             self.outbox.send(chat_id, t(lang, "cmd.no_match"), reply_to=reply_to)
             return
-        if user_id != record.creator_id and not admin:
+        if user_id != record.creator_id and not asked.admin:
             self.refuse(chat_id, user_id, "ans.only_creator_admin", reply_to)
             return
-        self._ask(chat_id, user_id, "stop", record.id, t(lang, "cmd.stop_confirm"), lang, reply_to)
+        text = labelled(lang, record, t(lang, "cmd.stop_confirm"))
+        self._ask(chat_id, user_id, "stop", record.id, text, lang, reply_to)
 
     def refuse(self, chat_id: int, user_id: int, key: str, reply_to: int | None) -> None:
         """The refusal ``key`` in ``chat_id``, which concerns only the one who asked: told in

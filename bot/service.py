@@ -23,6 +23,7 @@ from telegram import Bot, InlineKeyboardMarkup
 
 from bot import callbacks
 from bot.answer import Answer
+from bot.callbacks import TableCommand
 from bot.computers import Computers
 from bot.delivery import Outbox, Pace, Priority
 from bot.guide import Guide
@@ -36,10 +37,11 @@ from bot.options_ui import rules_lines
 from bot.people import People
 from bot.questions import Questions
 from bot.rankings import leaderboard_text, levels_text, stats_text
-from bot.render.table import side_name
+from bot.render.table import labelled, side_name
 from bot.seasons import Seasons
 from bot.settings import GroupSettings
 from bot.shows import Shows
+from bot.tables import Asked, Tables
 from bot.timers import Scheduler, TurnTimers, utc_now
 from bot.work import DueWork
 from engine import fairness
@@ -115,7 +117,8 @@ class Tavolo:
         self.settings.changed = self._settings_changed
         self.work.announce = self.seasons.announce
         self.moves.followers += [self.timers.follow, self.computers.follow]
-        self.lobby = Lobby(self.matches, self.people, self.shows, self._started)
+        self.tables = Tables(self.matches, self.people, self.outbox)
+        self.lobby = Lobby(self.matches, self.people, self.shows, self.tables, self._started)
         self.hands = Hands(self.matches, self.shows, self.moves)
         self.questions = Questions(self.matches, self.people, self.outbox, self.moves)
         self.languages = Languages(store, self.people, self.outbox)
@@ -183,13 +186,15 @@ class Tavolo:
             return await self.languages.choose(chat_id, user_id, data.op, pressed.message_id)
         if data.kind == "s":
             return await self.settings.choose(pressed)
+        if data.kind == "t":
+            return await self.table_chosen(pressed)
         return await self.rematch(data.match_id, user_id, chat_id, pressed.lang)
 
     def _settings_changed(self, chat_id: int) -> None:
-        """A group's settings changed: its open lobby shows them (the players' levels)."""
-        record = self.store.active_match_in_chat(chat_id)
-        if record is not None and record.status == "lobby":
-            self.shows.table(record)
+        """A group's settings changed: its open lobbies show them (the players' levels)."""
+        for record in self.tables.active(chat_id):
+            if record.status == "lobby":
+                self.shows.table(record)
 
     async def hand_press(self, data: callbacks.Callback, user_id: int, lang: str) -> Answer:
         """A press on a private hand (``lang``: the presser's language)."""
@@ -256,15 +261,24 @@ class Tavolo:
         self.questions.refuse(chat_id, user_id, key, reply_to)
 
     def new_game(self, chat_id: int, user_id: int, name: str, game_name: str, asked: int) -> None:
-        """``/newgame``: open a lobby, whose host sits at once when the bot can write to them
-        (a group that never chose a language speaks its host's); where a match is already
-        set up or running, point at it (``asked``: the command's message)."""
-        running = self.store.active_match_in_chat(chat_id)
-        if running is not None:
-            self.point_at(running, asked)
-            return
-        self.languages.adopt(chat_id, user_id)
-        self.lobby.open(chat_id, user_id, name, game_name, self.store.has_private_chat(user_id))
+        """``/newgame``: open a lobby at the chat's next free table, whose host sits at once
+        when the bot can write to them (a group that never chose a language speaks its
+        host's). Instead, point at the table where the person sits already, or at a lobby of
+        that game with a free seat; with every table taken, say so (``asked``: the command's
+        message)."""
+        active, limit = self.tables.active(chat_id), self.tables.limit(chat_id)
+        there = self.tables.seated(chat_id, user_id) or self.lobby.waiting(active, game_name)
+        if there is None and len(active) >= limit and limit == 1:
+            there = active[0]
+        if there is not None:
+            self.point_at(there, asked, user_id)
+        elif len(active) >= limit:
+            text = t(self.group_lang(chat_id), "cmd.tables_full", count=limit)
+            self.reply(chat_id, text, reply_to=asked)
+        else:
+            self.languages.adopt(chat_id, user_id)
+            private_ok = self.store.has_private_chat(user_id)
+            self.lobby.open(chat_id, user_id, name, game_name, private_ok, limit)
 
     async def private_chat_opened(self, user_id: int) -> None:
         """The person wrote to the bot in private: the bot may write to them there."""
@@ -289,23 +303,61 @@ class Tavolo:
         """``/start j<match>``: sit the user at that lobby; the answer's catalog key."""
         return await self.lobby.join_from_link(match_id, user_id, name)
 
-    def point_at(self, record: MatchRecord, reply_to: int) -> None:
-        """A second ``/newgame`` points at the running match's message."""
+    def point_at(self, record: MatchRecord, reply_to: int, user_id: int) -> None:
+        """A ``/newgame`` that opens no table points at the one it names: where the person
+        sits, a lobby waiting for players, or the running match of a one-table chat."""
         lang = self.group_lang(record.chat_id)
-        text = t(lang, "cmd.lobby_open" if record.status == "lobby" else "cmd.running", link="⬆️")
+        if record.seat_of(user_id) is not None and self.tables.limit(record.chat_id) > 1:
+            key = "cmd.already_seated"
+        else:
+            key = "cmd.lobby_open" if record.status == "lobby" else "cmd.running"
+        text = t(lang, key, link="⬆️")
         self.reply(record.chat_id, text, reply_to=record.table_message_id or reply_to)
 
-    def repost_table(self, chat_id: int) -> None:
+    # --- the commands about one match ----------------------------------------------------------
+
+    async def table_command(self, command: str, asked: Asked) -> None:
+        """A command about one match (:class:`bot.callbacks.TableCommand`), on the table it
+        concerns (:meth:`bot.tables.Tables.concerned`); with several, the group is asked."""
+        found = self.tables.concerned(asked, ended=command == TableCommand.VERIFY)
+        if isinstance(found, list):
+            self.tables.ask_which(command, found, asked)
+            return
+        self._on_table(command, found, asked)
+
+    async def table_chosen(self, pressed: Pressed) -> Answer:
+        """A table's button, pressed to say which table a command is about: the command, on
+        that table, for the one who pressed (with their own powers)."""
+        data, chat_id, user_id = pressed.data, pressed.chat_id, pressed.user_id
+        record = self.tables.chosen(data.match_id, chat_id)
+        if record is None or data.op not in tuple(TableCommand):
+            return Answer(t(pressed.lang, "ans.stale"))
+        admin = data.op == TableCommand.STOP and await self.people.is_admin(chat_id, user_id)
+        self._on_table(data.op, record, Asked(chat_id, user_id, pressed.message_id, None, admin))
+        return Answer()
+
+    def _on_table(self, command: str, record: MatchRecord | None, asked: Asked) -> None:
+        chat_id, reply_to = asked.chat_id, asked.reply_to
+        if command == TableCommand.TABLE:
+            self.repost_table(chat_id, record)
+        elif command == TableCommand.SCORE:
+            self.reply(chat_id, self.score_text(chat_id, record), reply_to)
+        elif command == TableCommand.RULES:
+            self.reply(chat_id, self.rules_text(chat_id, record), reply_to)
+        elif command == TableCommand.STOP:
+            self.questions.ask_stop(record, asked)
+        else:
+            self.verify(chat_id, record, reply_to)
+
+    def repost_table(self, chat_id: int, record: MatchRecord | None) -> None:
         """``/table``: the table again at the bottom; the new message is the one edited."""
-        record = self.store.active_match_in_chat(chat_id)
-        if record is None:
+        if record is None or record.status not in ("lobby", "playing"):
             self.reply(chat_id, t(self.group_lang(chat_id), "cmd.no_match"))
             return
         self.shows.repost(record)
 
-    def score_text(self, chat_id: int) -> str:
+    def score_text(self, chat_id: int, record: MatchRecord | None) -> str:
         """``/score``: each side's points."""
-        record = self.store.active_match_in_chat(chat_id)
         lang = self.group_lang(chat_id)
         if record is None or record.status != "playing":
             return t(lang, "cmd.no_match")
@@ -314,20 +366,15 @@ class Tavolo:
         lines = [
             f"{side_name(names, sides, side)}: {score}" for side, score in enumerate(view.scores)
         ]
-        return t(lang, "cmd.score", scores="\n".join(lines))
+        return labelled(lang, record, t(lang, "cmd.score", scores="\n".join(lines)))
 
-    def rules_text(self, chat_id: int) -> str:
-        """``/rules``: the running match's options that apply, the changed ones first."""
-        record = self.store.active_match_in_chat(chat_id)
+    def rules_text(self, chat_id: int, record: MatchRecord | None) -> str:
+        """``/rules``: the match's options that apply, the changed ones first."""
         lang = self.group_lang(chat_id)
-        if record is None:
+        if record is None or record.status not in ("lobby", "playing"):
             return t(lang, "cmd.no_match")
         lines = rules_lines(record.game, record.options, lang)
-        return t(lang, "cmd.rules", options=html_lines(lines))
-
-    def ask_stop(self, chat_id: int, user_id: int, admin: bool, reply_to: int | None) -> None:
-        """``/stop``: ask the creator or an admin to confirm."""
-        self.questions.ask_stop(chat_id, user_id, admin, reply_to)
+        return labelled(lang, record, t(lang, "cmd.rules", options=html_lines(lines)))
 
     def ask_abandon(self, user_id: int) -> None:
         """``/abandon``: one question per running match of the user."""
@@ -348,10 +395,9 @@ class Tavolo:
                 count += 1
         return count
 
-    def verify(self, chat_id: int, reply_to: int | None) -> None:
+    def verify(self, chat_id: int, record: MatchRecord | None, reply_to: int | None) -> None:
         """``/verify``: while a match is on, the commitment to its secret seed; after it, the
         seed and the match file that rebuilds every deal (:mod:`engine.fairness`)."""
-        record = self.store.last_match_in_chat(chat_id)
         lang = self.group_lang(chat_id)
         if record is None or (record.status not in ("lobby", "playing") and not record.state_json):
             # a lobby cancelled before the start dealt nothing: there is nothing to verify
@@ -385,9 +431,11 @@ class Tavolo:
         players are told why in private."""
         if chat_id < 0:
             self.outbox.close_chat(chat_id)
-        record = self.store.active_match_in_chat(chat_id)
-        if record is None:
-            return
+        for record in self.tables.active(chat_id):
+            await self._closed(record, chat_id)
+
+    async def _closed(self, record: MatchRecord, chat_id: int) -> None:
+        """A match of a chat closed to the bot ends (:meth:`chat_closed`)."""
         async with self.matches.lock(record.id):
             record = self.store.get_match(record.id)
             if record.status == "lobby":
@@ -416,8 +464,8 @@ class Tavolo:
 
     async def member_left(self, chat_id: int, user_id: int) -> None:
         """A player left the group: in the lobby they leave; in a match they abandon."""
-        record = self.store.active_match_in_chat(chat_id)
-        if record is None or record.seat_of(user_id) is None:
+        record = self.tables.seated(chat_id, user_id)
+        if record is None:
             return
         async with self.matches.lock(record.id):
             record = self.store.get_match(record.id)

@@ -1,9 +1,11 @@
 """A group's settings (``/impostazioni``): a panel of buttons that only the group's admins
 change, in that group: whether matches against computer players move a person's rating
-(docs/rules.md R-4.2), and whether the lobby shows each player's level (R-6.3)."""
+(docs/rules.md R-4.2), whether the lobby shows each player's level (R-6.3), and how many
+tables the group plays at once."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -15,7 +17,7 @@ from bot.callbacks import Setting
 from bot.delivery import Outbox, Priority, Render
 from bot.i18n import Html, t
 from bot.people import People
-from storage import Store
+from storage import MOST_TABLES, Store
 
 if TYPE_CHECKING:
     from bot.service import Pressed
@@ -32,7 +34,9 @@ SETTERS: dict[str, Callable[[Store, int, bool], None]] = {
     Setting.RATE_COMPUTERS: Store.set_rate_computers,
     Setting.LOBBY_LEVELS: Store.set_levels_in_lobby,
 }
-"""How each setting is stored."""
+"""How each yes/no setting is stored."""
+TABLE_CHOICES = tuple(str(number) for number in range(1, MOST_TABLES + 1))
+"""The values of the tables' buttons."""
 
 
 class GroupSettings:
@@ -64,7 +68,16 @@ class GroupSettings:
             "settings.panel",
             computers=words[Setting.RATE_COMPUTERS],
             levels=words[Setting.LOBBY_LEVELS],
+            tables=settings.tables,
         )
+        tables = [
+            InlineKeyboardButton(
+                ("✓ " if int(value) == settings.tables else "")
+                + t(lang, "settings.tb", tables=value),
+                callback_data=callbacks.setting(Setting.TABLES, value),
+            )
+            for value in TABLE_CHOICES
+        ]
         rows = [
             [
                 InlineKeyboardButton(
@@ -75,20 +88,23 @@ class GroupSettings:
             ]
             for name in now
         ]
-        return text, InlineKeyboardMarkup(rows)
+        return text, InlineKeyboardMarkup([*rows, tables])
 
     async def choose(self, pressed: Pressed) -> Answer:
         """A setting's button, pressed on the panel: an admin of this group changes it, and
         the panel shows it. Any other message's button (forged data) changes nothing."""
         data, chat_id, lang = pressed.data, pressed.chat_id, pressed.lang
-        value, on_panel = data.arg, (pressed.shown or "").startswith(PANEL_MARK)
-        if chat_id > 0 or data.op not in SETTERS or value not in (YES, NO):
+        write, on_panel = (
+            self._write(data.op, chat_id, data.arg),
+            (pressed.shown or "").startswith(PANEL_MARK),
+        )
+        if chat_id > 0 or write is None:
             return Answer(t(lang, "ans.stale"))
         if not on_panel or pressed.message_id is None:
             return Answer(t(lang, "ans.stale"))
         if not await self.people.is_admin(chat_id, pressed.user_id):
             return Answer(t(lang, "ans.only_admin"), alert=True)
-        await self.store.off(SETTERS[data.op], self.store, chat_id, value == YES)
+        await self.store.off(write)
         self.changed(chat_id)
         text, markup = self.panel(chat_id)
         message_id = pressed.message_id
@@ -100,3 +116,11 @@ class GroupSettings:
             Priority.REPLY,
         )
         return Answer(t(lang, "ans.ok"))
+
+    def _write(self, name: str, chat_id: int, value: str) -> Callable[[], None] | None:
+        """How a setting's button is stored (None: no such setting, or no such value)."""
+        if name == Setting.TABLES and value in TABLE_CHOICES:
+            return functools.partial(self.store.set_tables, chat_id, int(value))
+        if name in SETTERS and value in (YES, NO):
+            return functools.partial(SETTERS[name], self.store, chat_id, value == YES)
+        return None

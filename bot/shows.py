@@ -152,7 +152,11 @@ class Shows:
             rendered = (t(lang, "lobby.cancelled"), None)
         else:
             rendered = self.table_view(record)
-        return Render(record.table_message_id, record.table_digest, *rendered, record.table_pending)
+        text, markup = rendered
+        text = table_render.labelled(lang, record, text)
+        return Render(
+            record.table_message_id, record.table_digest, text, markup, record.table_pending
+        )
 
     def lobby_levels(self, record: MatchRecord) -> dict[int, Rating]:
         """Each seated person's rating in the category the match is rated in, when the group
@@ -483,6 +487,7 @@ class Shows:
         summary = ui_for(record.game).hand_result(match, self.matches.names(record), lang)
         if not summary:
             return
+        summary = table_render.labelled(lang, record, summary)
         if not match.is_over:
             self._summing.add(record.id)
         hand = ui_for(record.game).closed_hand(match) or 0
@@ -541,7 +546,7 @@ class Shows:
         lang = lang or self.people.group_lang(record.chat_id)
         outcome = match.outcome
         stopped = outcome is None or outcome.stopped
-        text = self.result_text(record, match, lang)
+        text = table_render.labelled(lang, record, self.result_text(record, match, lang))
         text += "\n" + t(lang, "match.seed", seed=str(record.seed))  # the deals can be checked
         if stopped:
             return text, None

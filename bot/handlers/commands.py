@@ -7,12 +7,13 @@ import re
 from telegram import Chat, Message, Update
 from telegram.ext import ContextTypes
 
-from bot.callbacks import MAX_ID
+from bot.callbacks import MAX_ID, TableCommand
 from bot.guide import unknown_game
 from bot.handlers.common import display_name, is_admin, is_group, remember, reply, tavolo
 from bot.i18n import LANGUAGES, t
 from bot.rankings import LEVEL_WORDS
 from bot.seasons import LAST_WORDS, MONTH_WORDS
+from bot.tables import Asked
 from engine.games import GAMES, by_word
 
 
@@ -100,38 +101,41 @@ def _names_this_bot(text: str, username: str) -> bool:
 async def table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/table`` (``/tavolo``): post the table again at the bottom and keep editing that one
     (in private, the table of the match against the computer)."""
-    chat = update.effective_chat
-    if chat is None:
-        return
-    tavolo(context).repost_table(chat.id)
+    await about_table(update, context, TableCommand.TABLE)
 
 
 async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/score`` (``/punti``): the scores of the chat's match (a group's, or in private the
     match against the computer)."""
-    message, chat = update.effective_message, update.effective_chat
-    if message is None or chat is None:
-        return
-    reply(update, context, tavolo(context).score_text(chat.id))
+    await about_table(update, context, TableCommand.SCORE)
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/rules`` (``/regole``): the options of the chat's match."""
-    message, chat = update.effective_message, update.effective_chat
-    if message is None or chat is None:
-        return
-    reply(update, context, tavolo(context).rules_text(chat.id))
+    await about_table(update, context, TableCommand.RULES)
 
 
 async def stop(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/stop``: the creator or an admin stops the chat's match, after a confirmation; in
     private, the player stops their match against the computer (it counts for nobody)."""
+    await about_table(update, context, TableCommand.STOP)
+
+
+async def about_table(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, command: TableCommand
+) -> None:
+    """A command about one match: in a group playing several tables, the one whose message
+    it replies to, else the one where the person sits, else the group is asked which
+    (:meth:`bot.service.Tavolo.table_command`)."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     if message is None or chat is None or user is None:
         return
-    service = tavolo(context)
-    admin = is_group(chat) and await is_admin(update, context)
-    service.ask_stop(chat.id, user.id, admin, message.message_id if is_group(chat) else None)
+    group = is_group(chat)
+    admin = command == TableCommand.STOP and group and await is_admin(update, context)
+    replied = message.reply_to_message.message_id if message.reply_to_message else None
+    reply_to = message.message_id if group else None
+    asked = Asked(chat.id, user.id, reply_to, replied, admin)
+    await tavolo(context).table_command(command, asked)
 
 
 async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -178,10 +182,7 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/verify`` (``/verifica``): the commitment to the deals; after the match, the proof."""
-    message, chat = update.effective_message, update.effective_chat
-    if message is None or chat is None:
-        return
-    tavolo(context).verify(chat.id, message.message_id if is_group(chat) else None)
+    await about_table(update, context, TableCommand.VERIFY)
 
 
 async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

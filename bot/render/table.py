@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from html import escape
+from html import escape, unescape
 
 from bot.i18n import FSI, isolated, t
 from bot.render import cards as show
@@ -245,3 +245,20 @@ def pairs_line(record: MatchRecord, lang: str) -> str | None:
     pairs = {"a": f"{names[0]} + {names[2]}", "b": f"{names[1]} + {names[3]}"}
     line = t(lang, "lobby.pairs", **pairs)
     return line if columns(line) <= PHONE_COLUMNS else t(lang, "lobby.pairs_wrapped", **pairs)
+
+
+def labelled(lang: str, record: MatchRecord, text: str) -> str:
+    """A message about a match, below its table's number when that is not the group's first
+    ("🪑 Tavolo 2"): a group playing one table reads it as ever (docs/rules-notes.md)."""
+    if record.table_number <= 1:
+        return text
+    return f"{t(lang, 'table.label', number=record.table_number)}\n{text}"
+
+
+def table_button(lang: str, record: MatchRecord) -> str:
+    """A button naming a table: its number, its game and who sits there (plain text)."""
+    names = [short_name(seat.name) for seat in record.seats]
+    players = ", ".join(names[:3]) + (", …" if len(names) > 3 else "")
+    game = t(lang, f"game.{record.game}")
+    text = t(lang, "tables.button", number=record.table_number, game=game, players=players)
+    return unescape(text)  # the names were escaped for HTML; a button shows plain text

@@ -65,10 +65,13 @@ async def test_lobby_deep_link_join_and_start(
         assert first is not None
         bell = server.last_message(record.seats[first].user_id, from_bot=True)  # type: ignore[arg-type]
         assert bell is not None and bell.text.startswith("🔔")
-        # A second /newgame points at the running match.
+        # A second /newgame by a player points at the table where she sits.
         anna.send(GROUP, "/newgame")
         await settle(server, service)
-        assert server.last_message(GROUP, from_bot=True).text.startswith("C'è già una partita")  # type: ignore[union-attr]
+        pointer = server.last_message(GROUP, from_bot=True)
+        assert pointer is not None and pointer.text == "Sei già a un tavolo qui: ⬆️"
+        assert pointer.reply_to is not None
+        assert pointer.reply_to.message_id == record.table_message_id
 
 
 BEA, DINO, PAIRS_GROUP = 1003, 1004, -100510

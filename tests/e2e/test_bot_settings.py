@@ -20,6 +20,7 @@ PANEL = (
     "⚙️ Impostazioni del gruppo\n"
     "🤖 Le partite con i computer contano per i livelli: {computers}\n"
     "🎖 Prima della partita si vede il livello dei giocatori: {levels}\n"
+    "🪑 Tavoli che si possono giocare insieme: {tables}\n"
     "Solo un amministratore può cambiarle."
 )
 
@@ -33,10 +34,11 @@ async def test_only_an_admin_changes_the_groups_settings(
         store.set_private_chat(ADMIN, True)  # Anna started the bot: she may sit at a table
     async with running_bot(server, database) as service:
         panel = await say(server, service, bea, GROUP, "/impostazioni")
-        assert panel.text == PANEL.format(computers="sì", levels="no")
+        assert panel.text == PANEL.format(computers="sì", levels="no", tables=3)
         assert panel.keyboard == [
             ["✓ 🤖 Contano", "🤖 Non contano"],
             ["🎖 Livelli visibili", "✓ 🎖 Livelli nascosti"],
+            ["🪑 1", "🪑 2", "✓ 🪑 3", "🪑 4"],
         ]
         not_counting = button_data(panel, "🤖 Non contano")
         counting = button_data(panel, "✓ 🤖 Contano")
@@ -53,7 +55,8 @@ async def test_only_an_admin_changes_the_groups_settings(
         assert done.get("text") == "Fatto."
         await settle(server, service)
         shown = server.message(GROUP, panel.message_id)
-        assert shown is not None and shown.text == PANEL.format(computers="no", levels="no")
+        assert shown is not None
+        assert shown.text == PANEL.format(computers="no", levels="no", tables=3)
         assert button_data(shown, "✓ 🤖 Non contano") == not_counting
 
         # A setting's data forged onto another message of the bot changes nothing.
@@ -71,8 +74,24 @@ async def test_only_an_admin_changes_the_groups_settings(
         lobby = server.message(GROUP, lobby.message_id)
         assert lobby is not None and "1. Anna · principiante (1.000)\n" in (lobby.text or "")
 
+        # Tables: an admin has the group play one at a time; a forged count changes nothing.
+        one = button_data(shown, "🪑 1")
+        assert one == callbacks.setting(callbacks.Setting.TABLES, "1")
+        assert (await bea.press(GROUP, panel.message_id, one).answered()).get("show_alert")
+        assert (await anna.press(GROUP, panel.message_id, one).answered()).get("text") == "Fatto."
+        await settle(server, service)
+        shown = server.message(GROUP, panel.message_id)
+        assert shown is not None
+        assert shown.text == PANEL.format(computers="no", levels="sì", tables=1)
+        assert shown.keyboard[-1] == ["✓ 🪑 1", "🪑 2", "🪑 3", "🪑 4"]
+        five = callbacks.setting(callbacks.Setting.TABLES, "5")  # forged: no such choice
+        forged = anna.press(GROUP, panel.message_id, five, force=True)
+        assert (await forged.answered()).get("text") == STALE
+        assert service.store.chat_settings(GROUP).tables == 1
+
         private = await say(server, service, anna, ADMIN, "/impostazioni")
         assert private.text == "Questo comando funziona solo nei gruppi."
     with Store.open(f"sqlite:///{database}") as store:
         assert store.chat_settings(GROUP).rate_computers is False
         assert store.chat_settings(GROUP).levels_in_lobby is True
+        assert store.chat_settings(GROUP).tables == 1

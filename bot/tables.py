@@ -1,0 +1,101 @@
+"""A group's tables: how many matches it hosts at once, which one a command concerns and, when
+that cannot be told, the question with a button per table (docs/rules-notes.md, "Several
+tables in a group").
+
+A command about a match (``/tavolo``, ``/punti``, ``/regole``, ``/stop``, ``/verifica``) acts on
+the table whose message it replies to, else on the table where the one who typed it sits, else
+on the group's only table; with several and none of those, the group is asked which.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callbacks
+from bot.delivery import Outbox, Priority
+from bot.i18n import t
+from bot.matches import Matches
+from bot.people import People
+from bot.render.table import table_button
+from storage import MatchRecord
+
+
+class Asked(NamedTuple):
+    """A command about a match: where and by whom it was typed, the message to reply to
+    (None in private), the message it replies to (None: none), and whether the one who
+    typed it administers the group."""
+
+    chat_id: int
+    user_id: int
+    reply_to: int | None
+    replied: int | None = None
+    admin: bool = False
+
+
+Concerned = MatchRecord | list[MatchRecord] | None
+"""The match a command concerns; several: the group is to be asked; None: there is none."""
+
+
+class Tables:
+    """How many tables a chat hosts, and which one a command or a button names."""
+
+    def __init__(self, matches: Matches, people: People, outbox: Outbox) -> None:
+        self.matches = matches
+        self.store = matches.store
+        self.people = people
+        self.outbox = outbox
+
+    def limit(self, chat_id: int) -> int:
+        """How many matches the chat hosts at once: a group's setting, one in private."""
+        return self.store.chat_settings(chat_id).tables if chat_id < 0 else 1
+
+    def active(self, chat_id: int) -> list[MatchRecord]:
+        """The chat's matches in the lobby or playing, by table."""
+        return self.store.active_matches_in_chat(chat_id)
+
+    def seated(self, chat_id: int, user_id: int, but: int | None = None) -> MatchRecord | None:
+        """The chat's active match where the person sits (other than the match ``but``)."""
+        return next(
+            (m for m in self.active(chat_id) if m.id != but and m.seat_of(user_id) is not None),
+            None,
+        )
+
+    def concerned(self, asked: Asked, ended: bool = False) -> Concerned:
+        """The match a command concerns: the one whose message it replies to (whatever its
+        status), else the active one where the person sits, else the chat's only active one;
+        with ``ended``, a chat with none names its latest match."""
+        if asked.replied is not None:
+            shown = self.store.match_of_message(asked.chat_id, asked.replied)
+            if shown is not None:
+                return shown
+        active = self.active(asked.chat_id)
+        if len(active) > 1:
+            own = [m for m in active if m.seat_of(asked.user_id) is not None]
+            return own[0] if len(own) == 1 else active
+        if active:
+            return active[0]
+        return self.store.last_match_in_chat(asked.chat_id) if ended else None
+
+    def ask_which(self, command: str, tables: list[MatchRecord], asked: Asked) -> None:
+        """Ask the group which table a command is about: a button per table, which anyone
+        may press for themselves (it does what the command does, with their powers)."""
+        lang = self.people.group_lang(asked.chat_id)
+        rows = [
+            [
+                InlineKeyboardButton(
+                    table_button(lang, r), callback_data=callbacks.table(r.id, command)
+                )
+            ]
+            for r in tables
+        ]
+        markup = InlineKeyboardMarkup(rows)
+        text = t(lang, "tables.which")
+        self.outbox.send(asked.chat_id, text, markup, Priority.REPLY, reply_to=asked.reply_to)
+
+    def chosen(self, match_id: int, chat_id: int) -> MatchRecord | None:
+        """The match a table's button names, when pressed in that match's chat (else None:
+        a forged or misplaced button)."""
+        record = self.matches.record_or_none(match_id)
+        return record if record is not None and record.chat_id == chat_id else None
