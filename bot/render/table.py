@@ -257,7 +257,7 @@ def labelled(lang: str, record: MatchRecord, text: str) -> str:
 
 def table_button(lang: str, record: MatchRecord) -> str:
     """A button naming a table: its number, its game and who sits there (plain text)."""
-    names = [short_name(seat.name) for seat in record.seats]
+    names = table_names(record)
     players = ", ".join(names[:3]) + (", …" if len(names) > 3 else "")
     game = t(lang, f"game.{record.game}")
     text = t(lang, "tables.button", number=record.table_number, game=game, players=players)
