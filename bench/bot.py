@@ -37,7 +37,6 @@ from pathlib import Path
 from typing import Any
 
 from bench.players import (
-    GROUP_BASE,
     USER_BASE,
     Load,
     add_people,
@@ -188,7 +187,7 @@ async def taps(server: FakeTelegramServer, service: Tavolo, match_id: int, trial
 
 
 async def run(
-    matches: int, seconds: float, spam_rate: float, trials: int, seed: int, asking: int
+    matches: int, seconds: float, spam_rate: float, trials: int, seed: int, asking: int, tables: int
 ) -> None:
     """Start the bot on a fresh database against the fake server and measure."""
     os.environ.setdefault("PTB_TIMEDELTA", "1")
@@ -197,7 +196,7 @@ async def run(
         server = FakeTelegramServer()
         await server.start()
         store = Store.open(f"sqlite:///{database}", exclusive=True)
-        seeded = seed_matches(server, store, matches)
+        seeded = seed_matches(server, store, matches, tables)
         store_match(
             store, SPAM_GROUP, [SPAMMER, SPAMMER + 1], new_match(2, seed=99).to_json(), "Spam"
         )
@@ -224,9 +223,13 @@ async def run(
                 deadline = time.perf_counter() + seconds
                 spammer = asyncio.create_task(spam(server, spam_rate, deadline))
                 host = asyncio.create_task(lobby(server, deadline))
+                firsts: dict[int, int] = {}  # a player of each group's first table asks
+                for n, (_, g) in enumerate(seeded):
+                    firsts.setdefault(g, n)
+                asked = list(firsts.items())[:asking]
                 askers = [
                     asyncio.create_task(ask(server, g, USER_BASE + 2 * n, deadline))
-                    for n, (_, g) in enumerate(seeded[:asking])
+                    for g, n in asked
                 ]
                 await asyncio.gather(*(load.play(m, g, deadline) for m, g in seeded))
                 commands = await spammer
@@ -236,8 +239,8 @@ async def run(
                 await service.drain()
                 cpu, wall = time.process_time() - cpu, time.perf_counter() - began
                 calls = [c for c in server.calls if c.seq > mark]
-                quiet = {g for _, g in seeded[asking:]}
-                _report(server, load, calls, matches, seconds, commands, quiet)
+                quiet = {g for _, g in seeded} - {g for g, _ in asked}
+                _report(server, load, calls, seeded, seconds, commands, quiet)
                 print(
                     "CPU time of this process (the bot, the fake Bot API and the players) per "
                     f"move: {1000 * cpu / max(load.moves, 1):.1f} ms ({cpu:.1f} s over "
@@ -268,7 +271,7 @@ def _report(
     server: FakeTelegramServer,
     load: Load,
     calls: list[ApiCall],
-    matches: int,
+    seeded: list[tuple[int, int]],
     seconds: float,
     commands: int,
     quiet: set[int],
@@ -279,8 +282,9 @@ def _report(
     )
     users = {
         u
-        for g in quiet
-        for u in (USER_BASE + 2 * (GROUP_BASE - g), USER_BASE + 2 * (GROUP_BASE - g) + 1)
+        for n, (_, g) in enumerate(seeded)
+        if g in quiet
+        for u in (USER_BASE + 2 * n, USER_BASE + 2 * n + 1)
     }
     playing = [c for c in calls if int(c.params.get("chat_id", 0)) in quiet | users]
     messages = [c for c in playing if c.method in MESSAGE_METHODS]
@@ -288,10 +292,12 @@ def _report(
     spammed = [
         c for c in calls if c.params.get("chat_id") == SPAM_GROUP and c.method in MESSAGE_METHODS
     ]
+    groups = len({g for _, g in seeded})
     print(
-        f"bot under load: {matches} two-player matches at a person's pace for {seconds:.0f} s, "
-        f"one more group spamming {commands} commands; {platform.machine()}, "
-        f"{os.cpu_count()} cores, Python {platform.python_version()}; Telegram's limits on"
+        f"bot under load: {len(seeded)} two-player matches in {groups} groups at a person's "
+        f"pace for {seconds:.0f} s, one more group spamming {commands} commands; "
+        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+        "Telegram's limits on"
     )
     print(f"requests refused by the flood limits (429): {len(server.flood_refusals)}")
     print(
@@ -334,6 +340,9 @@ def main(argv: list[str]) -> int:
         "--asking", type=int, default=5, help="playing groups where a player asks /punti"
     )
     parser.add_argument(
+        "--tables", type=int, default=1, help="matches played at once in each group (1 to 4)"
+    )
+    parser.add_argument(
         "--instances",
         type=int,
         default=0,
@@ -352,5 +361,6 @@ def main(argv: list[str]) -> int:
 
         asyncio.run(compare(args.instances, args.url, args.matches, args.seconds, args.seed))
         return 0
-    asyncio.run(run(args.matches, args.seconds, args.spam, args.taps, args.seed, args.asking))
+    run_args = (args.matches, args.seconds, args.spam, args.taps, args.seed, args.asking)
+    asyncio.run(run(*run_args, args.tables))
     return 0

@@ -50,13 +50,17 @@ def my_turn(message: FakeMessage) -> bool:
     return TURN_MARK in (message.text or "")
 
 
-def store_match(store: Store, group: int, users: list[int], state_json: str, title: str) -> int:
-    """A started two-player Scala 40 match in ``group``, stored as the bot stores one."""
+def store_match(
+    store: Store, group: int, users: list[int], state_json: str, title: str, tables: int = 1
+) -> int:
+    """A started two-player Scala 40 match in ``group``, stored as the bot stores one (at the
+    group's next free table of ``tables``)."""
     for user in users:
         store.upsert_user(user, f"P{user}", "en")
         store.set_private_chat(user, True)
     store.set_chat_title(group, title)
-    record = store.create_match(group, "scala40", Options().to_dict(), users[0], "A", seed=group)
+    options = Options().to_dict()
+    record = store.create_match(group, "scala40", options, users[0], "A", group, tables)
     record = store.add_seat(record.id, users[1], "B")
     store.start_match(record.id, state_json, record.version)
     return record.id
@@ -180,11 +184,20 @@ def add_people(server: FakeTelegramServer, group: int, users: list[int]) -> None
     server.add_group(group, f"G{group}", members=users)
 
 
-def seed_matches(server: FakeTelegramServer, store: Store, matches: int) -> list[tuple[int, int]]:
+def seed_matches(
+    server: FakeTelegramServer, store: Store, matches: int, tables: int = 1
+) -> list[tuple[int, int]]:
+    """``matches`` two-player matches, ``tables`` in each group (the match ``n``'s players are
+    the users ``USER_BASE + 2n`` and the next); each match's id and group."""
     seeded = []
+    members: dict[int, list[int]] = collections.defaultdict(list)
     for n in range(matches):
-        group, users = GROUP_BASE - n, [USER_BASE + 2 * n, USER_BASE + 2 * n + 1]
+        group, users = GROUP_BASE - n // tables, [USER_BASE + 2 * n, USER_BASE + 2 * n + 1]
+        if tables > 1 and not members[group]:
+            store.set_tables(group, tables)
         state = new_match(players=2, seed=n).to_json()
-        seeded.append((store_match(store, group, users, state, f"G{n}"), group))
+        seeded.append((store_match(store, group, users, state, f"G{n}", tables), group))
+        members[group] += users
+    for group, users in members.items():
         add_people(server, group, users)
     return seeded

@@ -175,10 +175,12 @@ def store_started_match(
     state_json: str,
     options: dict[str, Any],
     computers: int = 0,
+    tables: int = 1,
 ) -> int:
     """A started match stored as the bot stores one (people: user id, name, language; then
-    ``computers`` computer players), with the given engine state; every player has opened the
-    private chat. ``database``: a SQLite file, or a database URL. Its id."""
+    ``computers`` computer players), with the given engine state, at the chat's next free
+    table of ``tables``; every player has opened the private chat. ``database``: a SQLite
+    file, or a database URL. Its id."""
     store = Store.open(database if isinstance(database, str) else f"sqlite:///{database}")
     try:
         for user, name, lang in people:
@@ -186,7 +188,9 @@ def store_started_match(
             store.set_private_chat(user, True)
         store.set_chat_title(chat_id, title)
         host, host_name, _ = people[0]
-        record = store.create_match(chat_id, game, options, host, host_name, seed=7)
+        if tables > 1:
+            store.set_tables(chat_id, tables)
+        record = store.create_match(chat_id, game, options, host, host_name, 7, tables)
         for user, name, _ in people[1:]:
             record = store.add_seat(record.id, user, name)
         for number in range(1, computers + 1):

@@ -5,15 +5,28 @@ said; a player sits at one table of a group at a time; a stopped table frees its
 
 from __future__ import annotations
 
+import asyncio
+import random
 from pathlib import Path
 
 import pytest
 
 from bot import callbacks
 from bot.service import Tavolo
+from engine import scopone
 from storage import Store
-from testkit.bot_harness import running_bot, say, seat_people, settle, tap
+from testkit.bot_harness import (
+    SPEED,
+    hand_of,
+    running_bot,
+    say,
+    seat_people,
+    settle,
+    store_started_match,
+    tap,
+)
 from testkit.fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
+from testkit.fake_telegram.html import parse_html
 
 GROUP = -100770
 ANNA, BEA, CARLO = 1771, 1772, 1773
@@ -134,3 +147,91 @@ def _button(message: FakeMessage, start: str) -> str:
     ]
     assert len(found) == 1, found
     return found[0]
+
+
+THREE = -100780
+PLAYERS = [[(1780 + 4 * t + seat, f"P{t}{seat}", "it") for seat in range(4)] for t in range(3)]
+
+
+def _plays(hand: FakeMessage) -> list[str]:
+    """The cards a Scopone hand offers to play, then its capture choices."""
+    markup = (hand.reply_markup or {}).get("inline_keyboard", [])
+    data = [button.get("callback_data", "") for row in markup for button in row]
+    return [d for d in data if ":c:" in d] or [d for d in data if ":p:" in d]
+
+
+async def test_three_tables_at_a_persons_pace_share_the_group(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Three Scopone tables in one group, their players tapping at a person's pace all at once
+    (at the harness's speed): every press is answered, no request is refused by the flood
+    limits (the harness checks both), and each table, once the group's budget lets it, shows
+    its match as stored, with its number."""
+    server, database = fake_telegram, tmp_path / "three.db"
+    everyone = [person for table in PLAYERS for person in table]
+    users = seat_people(server, THREE, "Circolo", everyone)
+    ids = [
+        store_started_match(
+            database,
+            THREE,
+            "Circolo",
+            PLAYERS[table],
+            "scopone",
+            scopone.new_match(seed=20 + table).to_json(),
+            scopone.Options().to_dict(),
+            tables=3,
+        )
+        for table in range(3)
+    ]
+    by_id = {user.id: user for user in users}
+    async with running_bot(server, database) as service:
+        await settle(server, service)
+        answers = await asyncio.gather(
+            *(
+                _play(server, service, match_id, by_id, plays=12, seed=n)
+                for n, match_id in enumerate(ids)
+            )
+        )
+        await settle(server, service)
+        assert all(text is None for table in answers for text in table)
+        for number, match_id in enumerate(ids, 1):
+            record = service.store.get_match(match_id)
+            assert record.table_number == number and len(service.store.moves(match_id)) >= 12
+            table = server.message(THREE, record.table_message_id or 0)
+            shown = service.shows.table_render(match_id)
+            assert table is not None and shown is not None and table.text == _plain(shown.text)
+            assert table.text.startswith("🪑 Tavolo " if number > 1 else "🃏 Scopone")
+
+
+async def _play(
+    server: FakeTelegramServer,
+    service: Tavolo,
+    match_id: int,
+    users: dict[int, FakeUser],
+    plays: int,
+    seed: int,
+) -> list[str | None]:
+    """The players of a Scopone match play ``plays`` cards, each 1 to 2 s (at the harness's
+    speed) after the previous move: the answers' texts."""
+    rng = random.Random(seed)
+    answers: list[str | None] = []
+    while len(service.store.moves(match_id)) < plays:
+        moves = len(service.store.moves(match_id))
+        await asyncio.sleep(rng.uniform(1.0, 2.0) / SPEED)
+        seat = service.engine(service.store.get_match(match_id)).to_play
+        assert seat is not None
+        user = service.store.get_match(match_id).seats[seat].user_id or 0
+        hand = hand_of(server, service, match_id, user)
+        await server.wait_for(lambda h=hand: _plays(h), message="no card to play shown")
+        answer = await users[user].press(user, hand.message_id, _plays(hand)[0])
+        answers.append(answer["text"])
+        while len(service.store.moves(match_id)) == moves:  # several captures: choose one
+            await server.wait_for(lambda h=hand: any(":c:" in d for d in _plays(h)))
+            answer = await users[user].press(user, hand.message_id, _plays(hand)[0])
+            answers.append(answer["text"])
+    return answers
+
+
+def _plain(html: str) -> str:
+    """The text a message shows for its HTML (as the fake stores it)."""
+    return parse_html(html)[0]
