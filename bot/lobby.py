@@ -19,7 +19,7 @@ from bot.options_ui import changed as option_changed
 from bot.people import People
 from bot.render.table import names_list
 from bot.shows import Shows
-from bot.tables import Tables
+from bot.tables import Asked, Tables
 from engine.cards import secure_seed
 from engine.games import GameMatch, game
 from storage import AlreadySeated, ChatBusy, LobbyFull, MatchRecord
@@ -59,20 +59,21 @@ class Lobby:
         self.tables = tables
         self.started = started
 
-    def open(
-        self, chat_id: int, user_id: int, name: str, game_name: str, private_ok: bool, limit: int
-    ) -> MatchRecord:
+    def open(self, asked: Asked, name: str, game_name: str, private_ok: bool, limit: int) -> None:
         """Open a lobby at the chat's lowest free table of ``limit`` (the caller checked there
-        is one: :class:`storage.ChatBusy` if another instance took it meanwhile); the host sits
-        at once when the bot can write to them, else joins through the deep link."""
+        is one: :class:`storage.ChatBusy` if another instance took it meanwhile), in the forum
+        topic where it was asked; the host sits at once when the bot can write to them, else
+        joins through the deep link."""
+        chat_id, user_id = asked.chat_id, asked.user_id
         options = self.store.chat_settings(chat_id).default_options.get(game_name)
         options = options or game(game_name).default_options()
-        seed = secure_seed()
-        record = self.store.create_match(chat_id, game_name, options, user_id, name, seed, limit)
+        seed, thread = secure_seed(), asked.thread
+        record = self.store.create_match(
+            chat_id, game_name, options, user_id, name, seed, limit, thread
+        )
         if not private_ok:
             record = self.store.remove_seat(record.id, 0)
         self.shows.table(record)
-        return record
 
     @staticmethod
     def waiting(active: list[MatchRecord], game_name: str) -> MatchRecord | None:
@@ -286,7 +287,14 @@ class Lobby:
             host, limit = record.seats[presser].name, self.tables.limit(chat_id)
             try:
                 new = self.store.create_match(
-                    chat_id, record.game, record.options, user_id, host, secure_seed(), limit
+                    chat_id,
+                    record.game,
+                    record.options,
+                    user_id,
+                    host,
+                    secure_seed(),
+                    limit,
+                    record.thread_id,
                 )
             except ChatBusy:
                 return Answer(t(lang, "ans.tables_full"), alert=True)
@@ -302,14 +310,16 @@ class Lobby:
             ]
             self.shows.table(new)
             if asked:
-                self._ask_rematch(chat_id, host, asked)
+                self._ask_rematch(new, host, asked)
         return Answer()
 
-    def _ask_rematch(self, chat_id: int, host: str, asked: list[str]) -> None:
-        """Ask the other players of the last match, in the group, to join the rematch."""
+    def _ask_rematch(self, new: MatchRecord, host: str, asked: list[str]) -> None:
+        """Ask the other players of the last match, in the group (where the rematch plays),
+        to join it."""
+        chat_id = new.chat_id
         group_lang = self.people.group_lang(chat_id)
         players = names_list(group_lang, [isolated(name) for name in asked])
         text = t(
             group_lang, "lobby.rematch", host=isolated(host), players=players, count=len(asked)
         )
-        self.shows.outbox.send(chat_id, text, priority=Priority.NOTICE)
+        self.shows.outbox.send(chat_id, text, priority=Priority.NOTICE, thread=new.thread_id)

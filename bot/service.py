@@ -260,25 +260,30 @@ class Tavolo:
         (:meth:`bot.questions.Questions.refuse`)."""
         self.questions.refuse(chat_id, user_id, key, reply_to)
 
-    def new_game(self, chat_id: int, user_id: int, name: str, game_name: str, asked: int) -> None:
-        """``/newgame``: open a lobby at the chat's next free table, whose host sits at once
-        when the bot can write to them (a group that never chose a language speaks its
-        host's). Instead, point at the table where the person sits already, or at a lobby of
-        that game with a free seat; with every table taken, say so (``asked``: the command's
-        message)."""
+    def new_game(self, asked: Asked, name: str, game_name: str) -> None:
+        """``/newgame``: open a lobby at the chat's next free table (in the forum topic where
+        it was typed), whose host sits at once when the bot can write to them (a group that
+        never chose a language speaks its host's). Instead, point at the table where the
+        person sits already, at the topic's own table, or at a lobby of that game with a free
+        seat; with every table taken, say so."""
+        chat_id, user_id, message = asked.chat_id, asked.user_id, asked.reply_to or 0
         active, limit = self.tables.active(chat_id), self.tables.limit(chat_id)
-        there = self.tables.seated(chat_id, user_id) or self.lobby.waiting(active, game_name)
+        there = (
+            self.tables.seated(chat_id, user_id)
+            or self.tables.in_topic(active, asked.thread)
+            or self.lobby.waiting(active, game_name)
+        )
         if there is None and len(active) >= limit and limit == 1:
             there = active[0]
         if there is not None:
-            self.point_at(there, asked, user_id)
+            self.point_at(there, message, user_id)
         elif len(active) >= limit:
             text = t(self.group_lang(chat_id), "cmd.tables_full", count=limit)
-            self.reply(chat_id, text, reply_to=asked)
+            self.reply(chat_id, text, reply_to=message)
         else:
             self.languages.adopt(chat_id, user_id)
             private_ok = self.store.has_private_chat(user_id)
-            self.lobby.open(chat_id, user_id, name, game_name, private_ok, limit)
+            self.lobby.open(asked, name, game_name, private_ok, limit)
 
     async def private_chat_opened(self, user_id: int) -> None:
         """The person wrote to the bot in private: the bot may write to them there."""
@@ -478,7 +483,7 @@ class Tavolo:
                 return
             lang = self.group_lang(chat_id)
             text = t(lang, "cmd.player_left", name=isolated(record.seats[seat].name))
-            self.outbox.send(chat_id, text, priority=Priority.NOTICE)
+            self.outbox.send(chat_id, text, priority=Priority.NOTICE, thread=record.thread_id)
             await self.moves.move(record, seat, ABANDON, lang)
 
     # --- starting and resuming ---------------------------------------------------------------

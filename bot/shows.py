@@ -127,6 +127,7 @@ class Shows:
             sending=lambda shown: self.store.set_table_digest(match_id, shown, pending=True),
             retired_text=t(lang, "table.moved"),
             claim=self._claim("table", match_id),
+            thread=record.thread_id,
         )
 
     def repost(self, record: MatchRecord) -> None:
@@ -442,7 +443,7 @@ class Shows:
         lang = self.people.group_lang(record.chat_id)
         name, link = isolated(record.seats[seat].name), self.people.deep_link(record.id)
         text = t(lang, "notify.blocked", name=name, link=link)
-        self.outbox.send(record.chat_id, text, priority=Priority.NOTICE)
+        self.outbox.send(record.chat_id, text, priority=Priority.NOTICE, thread=record.thread_id)
 
     # --- the turn bells ----------------------------------------------------------------------
 
@@ -497,6 +498,7 @@ class Shows:
             priority=Priority.NOTICE,
             done=functools.partial(self._summary_shown, record.id),
             sending=functools.partial(self.store.show_hand_end, record.id, hand),
+            thread=record.thread_id,
         )
 
     def _match_ending(self, record: MatchRecord, match: GameMatch) -> None:
@@ -509,7 +511,10 @@ class Shows:
             return
         text, markup = self.final_ranking(record, match)
         sending = functools.partial(self.store.show_match_end, record.id)
-        self.outbox.send(record.chat_id, text, markup, Priority.NOTICE, sending=sending)
+        thread = record.thread_id
+        self.outbox.send(
+            record.chat_id, text, markup, Priority.NOTICE, sending=sending, thread=thread
+        )
 
     def _summary_shown(self, match_id: int, message_id: int | None) -> None:
         """The hand's summary is out (or could not be, or was already): the table of the next

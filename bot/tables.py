@@ -23,15 +23,16 @@ from storage import MatchRecord
 
 
 class Asked(NamedTuple):
-    """A command about a match: where and by whom it was typed, the message to reply to
-    (None in private), the message it replies to (None: none), and whether the one who
-    typed it administers the group."""
+    """A command: where and by whom it was typed, the message to reply to (None in private),
+    the message it replies to (None: none), whether the one who typed it administers the
+    group, and the forum topic it was typed in (None: the chat itself)."""
 
     chat_id: int
     user_id: int
     reply_to: int | None
     replied: int | None = None
     admin: bool = False
+    thread: int | None = None
 
 
 Concerned = MatchRecord | list[MatchRecord] | None
@@ -64,19 +65,31 @@ class Tables:
 
     def concerned(self, asked: Asked, ended: bool = False) -> Concerned:
         """The match a command concerns: the one whose message it replies to (whatever its
-        status), else the active one where the person sits, else the chat's only active one;
-        with ``ended``, a chat with none names its latest match."""
+        status), else the one playing in the forum topic where it was typed, else the active
+        one where the person sits, else the chat's only active one; with ``ended``, a chat
+        with none names its latest match."""
         if asked.replied is not None:
             shown = self.store.match_of_message(asked.chat_id, asked.replied)
             if shown is not None:
                 return shown
         active = self.active(asked.chat_id)
+        here = self.in_topic(active, asked.thread)
+        if here is not None:
+            return here
         if len(active) > 1:
             own = [m for m in active if m.seat_of(asked.user_id) is not None]
             return own[0] if len(own) == 1 else active
         if active:
             return active[0]
         return self.store.last_match_in_chat(asked.chat_id) if ended else None
+
+    @staticmethod
+    def in_topic(active: list[MatchRecord], thread: int | None) -> MatchRecord | None:
+        """The active match that plays in the forum topic ``thread`` (None: none, or no
+        topic)."""
+        if thread is None:
+            return None
+        return next((m for m in active if m.thread_id == thread), None)
 
     def ask_which(self, command: str, tables: list[MatchRecord], asked: Asked) -> None:
         """Ask the group which table a command is about: a button per table, which anyone

@@ -53,6 +53,7 @@ class LobbyStore(StoreBase):
         creator_name: str,
         seed: int,
         tables: int = 1,
+        thread_id: int | None = None,
     ) -> MatchRecord:
         """A new match in the lobby of ``chat_id``, with its creator in seat 0 (version 0), at
         the chat's lowest free table.
@@ -61,6 +62,7 @@ class LobbyStore(StoreBase):
         ``seed`` the engine seed (e.g. :func:`engine.cards.secure_seed`). Raises
         :class:`ChatBusy` if the chat's ``tables`` tables all have a match in the lobby or
         playing (two instances opening one at once: the unique constraint decides).
+        ``thread_id``: the forum topic it plays in.
         """
         _check_game(game)
         if len(str(seed)) > 40:
@@ -80,6 +82,7 @@ class LobbyStore(StoreBase):
                     chat_id=chat_id,
                     active_chat_id=chat_id,
                     table_number=free[0],
+                    thread_id=thread_id,
                     game=game,
                     options=_dump(options),
                     seed=str(seed),

@@ -146,6 +146,8 @@ class MatchTable(SQLModel, table=True):
         default=1, sa_column=Column(Integer, nullable=False, server_default="1")
     )
     """The match's table in its group (1, 2, ...): unique among the group's active matches."""
+    thread_id: int | None = _id()
+    """The forum topic the match plays in (None: the group's main chat, or a private chat)."""
     game: str = _text(length=16)
     options: str = _text()
     seed: str = _text(length=40)

@@ -140,6 +140,8 @@ class MatchRecord:
     none, or not known)."""
     table_number: int = 1
     """The match's table in its group (1, 2, ...; a private chat has only table 1)."""
+    thread_id: int | None = None
+    """The forum topic the match plays in: its group messages go there (None: the chat)."""
 
     @property
     def players(self) -> int:

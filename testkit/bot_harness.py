@@ -176,11 +176,12 @@ def store_started_match(
     options: dict[str, Any],
     computers: int = 0,
     tables: int = 1,
+    thread: int | None = None,
 ) -> int:
     """A started match stored as the bot stores one (people: user id, name, language; then
     ``computers`` computer players), with the given engine state, at the chat's next free
-    table of ``tables``; every player has opened the private chat. ``database``: a SQLite
-    file, or a database URL. Its id."""
+    table of ``tables`` (in the forum topic ``thread``); every player has opened the private
+    chat. ``database``: a SQLite file, or a database URL. Its id."""
     store = Store.open(database if isinstance(database, str) else f"sqlite:///{database}")
     try:
         for user, name, lang in people:
@@ -190,7 +191,7 @@ def store_started_match(
         host, host_name, _ = people[0]
         if tables > 1:
             store.set_tables(chat_id, tables)
-        record = store.create_match(chat_id, game, options, host, host_name, 7, tables)
+        record = store.create_match(chat_id, game, options, host, host_name, 7, tables, thread)
         for user, name, _ in people[1:]:
             record = store.add_seat(record.id, user, name)
         for number in range(1, computers + 1):

@@ -72,6 +72,8 @@ class Courier:
         self.shown: dict[tuple[int, int], str] = {}
         self.newest: dict[int, int] = {}
         """The newest message id seen in each chat (sent, or received): how far down it is."""
+        self.threads: dict[tuple[int, int], int] = {}
+        """The forum topic of the messages seen in one (chat, message): where replies go."""
         self.sent = 0
         self.refused = 0
         self.closed = False
@@ -99,10 +101,15 @@ class Courier:
             del self.shown[next(iter(self.shown))]  # the message edited longest ago
         self.saw(chat_id, message_id)
 
-    def saw(self, chat_id: int, message_id: int) -> None:
-        """A message exists in the chat (the bot's, or one an update brought)."""
+    def saw(self, chat_id: int, message_id: int, thread: int | None = None) -> None:
+        """A message exists in the chat (the bot's, or one an update brought), in the forum
+        topic ``thread``: a reply to it goes there too."""
         if message_id > self.newest.get(chat_id, 0):
             self.newest[chat_id] = message_id
+        if thread is not None:
+            self.threads[(chat_id, message_id)] = thread
+            if len(self.threads) > MAX_REMEMBERED:
+                del self.threads[next(iter(self.threads))]
 
     # --- requests ---------------------------------------------------------------------------------
 
@@ -336,7 +343,7 @@ class Courier:
             sent = await self._call(
                 queue,
                 entry,
-                lambda: self._post(chat_id, render.text, render.markup),
+                lambda: self._post(chat_id, render.text, render.markup, thread=work.thread),
                 held,
                 sends=True,
             )
@@ -344,6 +351,7 @@ class Courier:
             await self._tell(queue, lambda: work.done(None, None))
             return
         assert isinstance(sent, Message)
+        self.saw(chat_id, sent.message_id, work.thread)
         await self._shown(queue, entry, sent.message_id, content)
         old = render.message_id
         if work.retire and old is not None and old != sent.message_id:
@@ -373,7 +381,9 @@ class Courier:
             sent = await self._call(
                 queue,
                 entry,
-                lambda: self._post(chat_id, work.text, work.markup, work.reply_to, work.document),
+                lambda: self._post(
+                    chat_id, work.text, work.markup, work.reply_to, work.document, work.thread
+                ),
                 held=True,
                 sends=True,
             )
@@ -384,6 +394,7 @@ class Courier:
                 await self._tell(queue, lambda: done(None))
             return
         assert isinstance(sent, Message)
+        self.saw(chat_id, sent.message_id, work.thread)
         if entry.priority == Priority.REPLY and isinstance(entry.key, str):
             queue.replied[entry.key] = (self.clock(), sent.message_id)
             if len(queue.replied) > 100:
@@ -438,6 +449,7 @@ class Courier:
         markup: InlineKeyboardMarkup | None,
         reply_to: int | None = None,
         document: tuple[str, bytes] | None = None,
+        thread: int | None = None,
     ) -> Awaitable[Message]:
         reply = (
             None
@@ -453,9 +465,15 @@ class Courier:
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
                 reply_parameters=reply,
+                message_thread_id=thread,
             )
         return self.bot.send_message(
-            chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, reply_parameters=reply
+            chat_id,
+            text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+            reply_parameters=reply,
+            message_thread_id=thread,
         )
 
     # --- what the outbox does with its queues -------------------------------------------------

@@ -113,8 +113,10 @@ class Outbox(Courier):
         sending: Callable[[str | None], None] | None = None,
         retired_text: str | None = None,
         claim: Claim | None = None,
+        thread: int | None = None,
     ) -> None:
-        """Show the latest render of a live message, after ``delay`` seconds; a waiting put of
+        """Show the latest render of a live message (posted in the forum topic ``thread`` when
+        it is posted anew), after ``delay`` seconds; a waiting put of
         the same key merges into this one (rendered once, when its turn comes; ``fresh`` and
         ``retire`` stick). With a ``claim``, it is rendered and shown while no other instance
         delivers the same message.
@@ -124,7 +126,7 @@ class Outbox(Courier):
         for that long, so a burst of taps costs one edit of the final state, or two.
         """
         queue, now = self._queue(chat_id), self.clock()
-        work = Put(render, done, fresh, retire, sending, retired_text, claim)
+        work = Put(render, done, fresh, retire, sending, retired_text, claim, thread)
         due = now + delay
         if gather and now - queue.shown_at.get(key, -math.inf) < self.pace.gather:
             due = now + self.pace.gather
@@ -155,8 +157,10 @@ class Outbox(Courier):
         key: Hashable = None,
         document: tuple[str, bytes] | None = None,
         sending: Callable[[], bool] | None = None,
+        thread: int | None = None,
     ) -> None:
-        """Send a new message (a ``document``: a file, ``text`` its caption). A reply
+        """Send a new message (a ``document``: a file, ``text`` its caption), in the forum
+        topic ``thread`` (by default, a reply's: the topic of the message it replies to). A reply
         (:attr:`Priority.REPLY`) identical to one waiting merges into it; one identical to a
         reply sent in the group within ``reply_ttl`` gets a short pointer up at it instead
         (:meth:`_point_up`); one that cannot go out within ``reply_ttl`` is dropped. A message
@@ -165,12 +169,14 @@ class Outbox(Courier):
         if not parts:
             return
         queue, expires = self._queue(chat_id), None
+        if thread is None and reply_to is not None:
+            thread = self.threads.get((chat_id, reply_to))
         if len(parts) > 1:  # too long for one message: whole lines in several, all sent
             for part in parts[:-1]:
-                self._add(queue, None, Send(part, None, reply_to), priority)
+                self._add(queue, None, Send(part, None, reply_to, thread=thread), priority)
             text, reply_to = parts[-1], None
         elif priority == Priority.REPLY:
-            content = digest(text, markup)
+            content = digest(text, markup) + ("" if thread is None else f"@{thread}")
             sent = queue.replied.get(content)
             if content in queue.entries:
                 self.dropped += 1
@@ -181,7 +187,7 @@ class Outbox(Courier):
             key, expires = content, self.clock() + self.pace.reply_ttl
         elif key is not None and key in queue.entries:
             return
-        work = Send(text, markup, reply_to, done, document, sending)
+        work = Send(text, markup, reply_to, done, document, thread, sending)
         self._add(queue, key, work, priority, expires=expires)
 
     def _point_up(self, queue: ChatQueue, content: str, message_id: int) -> None:
@@ -195,7 +201,8 @@ class Outbox(Courier):
         queue.pointed[content] = now
         if len(queue.pointed) > 100:
             queue.pointed.pop(next(iter(queue.pointed)))
-        work = Send(self.pointer(queue.chat_id), None, message_id)
+        thread = self.threads.get((queue.chat_id, message_id))
+        work = Send(self.pointer(queue.chat_id), None, message_id, thread=thread)
         key = ("again", content)
         self._add(queue, key, work, Priority.REPLY, expires=now + self.pace.reply_ttl)
 

@@ -118,6 +118,8 @@ class Put:
     """What the retired message is edited to say if Telegram refuses to delete it."""
     claim: Claim | None = None
     """Held while the message is rendered and shown (None: this process is the only one)."""
+    thread: int | None = None
+    """The forum topic a new message goes to (None: the chat itself)."""
 
 
 @dataclass(slots=True)
@@ -130,6 +132,8 @@ class Send:
     reply_to: int | None = None
     done: Callable[[int | None], None] | None = None
     document: tuple[str, bytes] | None = None
+    thread: int | None = None
+    """The forum topic it goes to (None: the chat itself)."""
     sending: Callable[[], bool] | None = None
     """Asked (of the store) just before it is sent: False, it was sent already (by another
     instance, or before a restart), so it is not sent again (``done`` is told None)."""

@@ -9,7 +9,15 @@ from telegram.ext import ContextTypes
 
 from bot.callbacks import MAX_ID, TableCommand
 from bot.guide import unknown_game
-from bot.handlers.common import display_name, is_admin, is_group, remember, reply, tavolo
+from bot.handlers.common import (
+    display_name,
+    is_admin,
+    is_group,
+    remember,
+    reply,
+    tavolo,
+    thread_of,
+)
 from bot.i18n import LANGUAGES, t
 from bot.rankings import LEVEL_WORDS
 from bot.seasons import LAST_WORDS, MONTH_WORDS
@@ -32,7 +40,8 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if spec is None:
         reply(update, context, unknown_game(lang))
         return
-    service.new_game(chat.id, user.id, display_name(user), spec.name, message.message_id)
+    asked = Asked(chat.id, user.id, message.message_id, thread=thread_of(message))
+    service.new_game(asked, display_name(user), spec.name)
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -134,7 +143,7 @@ async def about_table(
     admin = command == TableCommand.STOP and group and await is_admin(update, context)
     replied = message.reply_to_message.message_id if message.reply_to_message else None
     reply_to = message.message_id if group else None
-    asked = Asked(chat.id, user.id, reply_to, replied, admin)
+    asked = Asked(chat.id, user.id, reply_to, replied, admin, thread_of(message))
     await tavolo(context).table_command(command, asked)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from telegram import Chat, Update, User
+from telegram import Chat, Message, Update, User
 from telegram.ext import ContextTypes
 
 from bot.service import Tavolo
@@ -18,6 +18,12 @@ def tavolo(context: ContextTypes.DEFAULT_TYPE) -> Tavolo:
 def display_name(user: User) -> str:
     """A user's display name (first name, else username)."""
     return user.first_name or user.username or str(user.id)
+
+
+def thread_of(message: Message) -> int | None:
+    """The forum topic a message is in (None: a chat without topics, or its General topic;
+    a reply's thread in a supergroup without topics is no topic)."""
+    return message.message_thread_id if message.is_topic_message else None
 
 
 def is_group(chat: Chat | None) -> bool:
@@ -49,7 +55,7 @@ async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user, chat = update.effective_user, update.effective_chat
     message = update.effective_message
     if chat is not None and is_group(chat) and message is not None:
-        service.outbox.saw(chat.id, message.message_id)
+        service.outbox.saw(chat.id, message.message_id, thread_of(message))
     if user is not None and not user.is_bot:
         await service.people.met(user.id, display_name(user), user.language_code)
     if chat is not None and is_group(chat) and chat.title:

@@ -31,6 +31,7 @@ ERR_MIGRATED = "Bad Request: group chat was upgraded to a supergroup chat"
 ERR_CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
 ERR_BLOCKED = "Forbidden: bot was blocked by the user"
 ERR_REPLY_NOT_FOUND = "Bad Request: message to be replied not found"
+ERR_THREAD_NOT_FOUND = "Bad Request: message thread not found"
 ERR_PIN_NOT_FOUND = "Bad Request: message to pin not found"
 ERR_PIN_RIGHTS = "Bad Request: not enough rights to manage pinned messages in the chat"
 ERR_CONFLICT_POLL = (

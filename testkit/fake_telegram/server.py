@@ -54,6 +54,7 @@ from .errors import (
     ERR_REPLY_NOT_FOUND,
     ERR_TEXT_EMPTY,
     ERR_TEXT_TOO_LONG,
+    ERR_THREAD_NOT_FOUND,
     ERR_USER_NOT_FOUND,
     ApiError,
     bad_request,
@@ -340,14 +341,19 @@ class FakeTelegramServer:
         creator: FakeUser | int | None = None,
         bot_admin: bool = False,
         bot_member: bool = True,
+        forum: bool = False,
     ) -> FakeChat:
         """A group the bot is already in (no update).  ``admins`` are members too; the creator
-        defaults to the first admin.  Supergroup ids must look like ``-100...``."""
+        defaults to the first admin.  Supergroup ids must look like ``-100...``; a ``forum``
+        is a supergroup with topics (:meth:`add_topic`)."""
         if chat_id >= 0:
             raise AssertionError("group ids are negative")
         if supergroup and not str(chat_id).startswith("-100"):
             raise AssertionError("supergroup ids look like -100xxxxxxxxxx")
-        chat = FakeChat(self, chat_id, "supergroup" if supergroup else "group", title=title)
+        chat = FakeChat(
+            self, chat_id, "supergroup" if supergroup or forum else "group", title=title
+        )
+        chat.is_forum = forum
         ids = [_uid(u) for u in members]
         admin_ids = [_uid(u) for u in admins]
         for uid in ids + admin_ids:
@@ -366,6 +372,20 @@ class FakeTelegramServer:
             chat.bot_status = "administrator"
         self.chats[chat_id] = chat
         return chat
+
+    def add_topic(self, chat_id: int, name: str) -> int:
+        """A topic of a forum, created by its creator: its thread id is the id of the service
+        message that opened it (no update: the bot's privacy mode hides it)."""
+        chat = self.chat(chat_id)
+        if not chat.is_forum:
+            raise AssertionError(f"chat {chat_id} is not a forum")
+        creator = self.users.get(chat.creator or 0)
+        sender = creator.to_api() if creator is not None else self.bot_user
+        topic = {"name": name, "icon_color": 7322096}
+        msg = chat.add_message(sender=sender, service={"forum_topic_created": topic})
+        msg.thread_id = msg.message_id
+        chat.topics[msg.message_id] = name
+        return msg.message_id
 
     def user(self, user_id: int) -> FakeUser:
         return self.users[user_id]
@@ -984,22 +1004,46 @@ class FakeTelegramServer:
             raise bad_request(ERR_TEXT_TOO_LONG if key == "text" else ERR_CAPTION_TOO_LONG)
         return text, entities, source
 
+    def _thread(self, chat: FakeChat, params: JSON) -> int | None:
+        """The forum topic a message is sent to (``message_thread_id``): one of the chat's
+        topics, else "message thread not found" (also outside a forum)."""
+        thread = params.get("message_thread_id")
+        if thread is None:
+            return None
+        if not isinstance(thread, int) or thread not in chat.topics:
+            raise bad_request(ERR_THREAD_NOT_FOUND)
+        return thread
+
+    def _replied(
+        self, chat: FakeChat, params: JSON, thread: int | None
+    ) -> tuple[FakeMessage | None, int | None]:
+        """The message a new one replies to, and the topic the new one goes to: the one given,
+        else the replied message's (Telegram's way); a reply to a message of another topic is
+        refused as not found."""
+        reply = params.get("reply_parameters")
+        reply_id = reply.get("message_id") if isinstance(reply, dict) else None
+        reply_id = reply_id or params.get("reply_to_message_id")
+        if not reply_id:
+            return None, thread
+        reply_to = chat.get_message(int(reply_id))
+        allow = params.get("allow_sending_without_reply") or (
+            isinstance(reply, dict) and reply.get("allow_sending_without_reply")
+        )
+        if reply_to is not None and thread is not None and reply_to.thread_id != thread:
+            reply_to = None  # not in this topic: Telegram does not find it there
+        if reply_to is None and not allow:
+            raise bad_request(ERR_REPLY_NOT_FOUND)
+        if reply_to is not None and thread is None:
+            thread = reply_to.thread_id
+        return reply_to, thread
+
     def _send_message(self, params: JSON) -> JSON:
         chat = self._resolve_chat(params)
         text, entities, source = self._parse_text(params)
         markup = validate_reply_markup(params.get("reply_markup"))
-        reply_to = None
-        reply = params.get("reply_parameters")
-        reply_id = reply.get("message_id") if isinstance(reply, dict) else None
-        reply_id = reply_id or params.get("reply_to_message_id")
-        if reply_id:
-            reply_to = chat.get_message(int(reply_id))
-            allow = params.get("allow_sending_without_reply") or (
-                isinstance(reply, dict) and reply.get("allow_sending_without_reply")
-            )
-            if reply_to is None and not allow:
-                raise bad_request(ERR_REPLY_NOT_FOUND)
+        reply_to, thread = self._replied(chat, params, self._thread(chat, params))
         msg = chat.add_message(
+            thread_id=thread,
             sender=self.bot_user,
             text=text,
             entities=entities,
@@ -1014,6 +1058,7 @@ class FakeTelegramServer:
     def _send_document(self, params: JSON) -> JSON:
         """An uploaded file (multipart), with an optional caption (HTML, 1,024 units)."""
         chat = self._resolve_chat(params)
+        reply_to, thread = self._replied(chat, params, self._thread(chat, params))
         document = params.get("document")
         if not isinstance(document, dict) or "content" not in document:
             raise bad_request("there is no document in the request")
@@ -1037,6 +1082,8 @@ class FakeTelegramServer:
             },
             document_content=document["content"],
             reply_markup=validate_reply_markup(params.get("reply_markup")),
+            reply_to=reply_to,
+            thread_id=thread,
         )
         return msg.to_api()
 

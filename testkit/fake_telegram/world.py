@@ -89,6 +89,7 @@ class FakeMessage:
     caption: str | None = None  # a document's caption, after entity parsing
     document: JSON | None = None  # the API Document object of an uploaded file
     document_content: bytes | None = None  # the file itself, for tests to read
+    thread_id: int | None = None  # the forum topic it is in (None: a chat, or General)
 
     @property
     def from_bot(self) -> bool:
@@ -149,6 +150,9 @@ class FakeMessage:
                     data["caption_entities"] = self.entities
         if self.reply_markup is not None and "inline_keyboard" in self.reply_markup:
             data["reply_markup"] = self.reply_markup
+        if self.thread_id is not None:
+            data["message_thread_id"] = self.thread_id
+            data["is_topic_message"] = True
         if with_reply and self.reply_to is not None:
             data["reply_to_message"] = self.reply_to.to_api(with_reply=False)
         data.update(self.service)
@@ -213,8 +217,11 @@ class FakeUser:
         text = "/start" if not payload else f"/start {payload}"
         return self._post(chat, text)
 
-    def send(self, chat_id: int, text: str, *, reply_to: int | None = None) -> FakeMessage:
-        """Send a text message; commands get ``bot_command`` entities (``/cmd@bot`` too).
+    def send(
+        self, chat_id: int, text: str, *, reply_to: int | None = None, thread: int | None = None
+    ) -> FakeMessage:
+        """Send a text message; commands get ``bot_command`` entities (``/cmd@bot`` too). In a
+        forum, ``thread`` is the topic it is written in (a reply is in its message's topic).
 
         In groups with the bot's privacy mode on (the default), the bot only receives commands
         (not ``/cmd@otherbot``), replies to its messages and service messages, unless it is an
@@ -230,7 +237,9 @@ class FakeUser:
                 raise AssertionError(f"{self} blocked the bot: start_private() unblocks it")
         else:
             self._check_member(chat)
-        return self._post(chat, text, reply_to=reply_to)
+        if thread is not None and thread not in chat.topics:
+            raise AssertionError(f"no topic {thread} in chat {chat.id}")
+        return self._post(chat, text, reply_to=reply_to, thread=thread)
 
     def reply(self, chat_id: int, message_id: int, text: str) -> FakeMessage:
         return self.send(chat_id, text, reply_to=message_id)
@@ -371,6 +380,7 @@ class FakeUser:
         *,
         reply_to: int | None = None,
         service: JSON | None = None,
+        thread: int | None = None,
     ) -> FakeMessage:
         server = self.server
         replied = None
@@ -378,7 +388,9 @@ class FakeUser:
             replied = chat.get_message(reply_to)
             if replied is None:
                 raise AssertionError(f"no message {reply_to} in chat {chat.id} to reply to")
+            thread = replied.thread_id
         msg = chat.add_message(
+            thread_id=thread,
             sender=self.to_api(),
             text=text,
             entities=detect_entities(text) if text else [],
@@ -416,6 +428,8 @@ class FakeChat:
         self.started = False  # private chats: the user pressed START
         self.blocked = False  # private chats: the user blocked the bot
         self.migrated_to: int | None = None
+        self.topics: dict[int, str] = {}  # a forum's topics: thread id -> name
+        self.is_forum = False
         self.pinned: list[int] = []
         self.messages: dict[int, FakeMessage] = {}
         self._next_id = 1
@@ -432,7 +446,10 @@ class FakeChat:
             if self.user.username:
                 data["username"] = self.user.username
             return data
-        return {"id": self.id, "type": self.type, "title": self.title or ""}
+        data = {"id": self.id, "type": self.type, "title": self.title or ""}
+        if self.is_forum:
+            data["is_forum"] = True
+        return data
 
     def get_message(self, message_id: int) -> FakeMessage | None:
         msg = self.messages.get(message_id)

@@ -160,16 +160,23 @@ def _plays(hand: FakeMessage) -> list[str]:
     return [d for d in data if ":c:" in d] or [d for d in data if ":p:" in d]
 
 
+@pytest.mark.parametrize("forum", [False, True], ids=["group", "forum"])
 async def test_three_tables_at_a_persons_pace_share_the_group(
-    fake_telegram: FakeTelegramServer, tmp_path: Path
+    fake_telegram: FakeTelegramServer, tmp_path: Path, forum: bool
 ) -> None:
-    """Three Scopone tables in one group, their players tapping at a person's pace all at once
-    (at the harness's speed): every press is answered, no request is refused by the flood
-    limits (the harness checks both), and each table, once the group's budget lets it, shows
-    its match as stored, with its number."""
+    """Three Scopone tables in one group (or each in a topic of a forum), their players
+    tapping at a person's pace all at once (at the harness's speed): every press is answered,
+    no request is refused by the flood limits (the harness checks both), and each table, once
+    the group's budget lets it, shows its match as stored, with its number (in its topic)."""
     server, database = fake_telegram, tmp_path / "three.db"
     everyone = [person for table in PLAYERS for person in table]
-    users = seat_people(server, THREE, "Circolo", everyone)
+    ids_ = [user for user, _, _ in everyone]
+    users = [server.add_user(user, name, language_code=lang) for user, name, lang in everyone]
+    for user in users:
+        user.start_private()
+    server.add_group(THREE, "Circolo", members=ids_, admins=[ids_[0]], forum=forum)
+    topics = [server.add_topic(THREE, f"Tavolo {n}") if forum else None for n in (1, 2, 3)]
+    server.pop_updates()
     ids = [
         store_started_match(
             database,
@@ -180,6 +187,7 @@ async def test_three_tables_at_a_persons_pace_share_the_group(
             scopone.new_match(seed=20 + table).to_json(),
             scopone.Options().to_dict(),
             tables=3,
+            thread=topics[table],
         )
         for table in range(3)
     ]
@@ -201,6 +209,7 @@ async def test_three_tables_at_a_persons_pace_share_the_group(
             shown = service.shows.table_render(match_id)
             assert table is not None and shown is not None and table.text == _plain(shown.text)
             assert table.text.startswith("🪑 Tavolo " if number > 1 else "🃏 Scopone")
+            assert table.thread_id == topics[number - 1]
 
 
 async def _play(
@@ -235,3 +244,56 @@ async def _play(
 def _plain(html: str) -> str:
     """The text a message shows for its HTML (as the fake stores it)."""
     return parse_html(html)[0]
+
+
+FORUM = -100790
+
+
+async def test_a_table_plays_in_the_forum_topic_it_was_opened_in(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """In a forum, ``/nuova`` typed in a topic hosts the table there: its lobby, its table and
+    the answers to the commands typed there go to that topic; a command typed in a topic
+    concerns its table; a second ``/nuova`` there points at it."""
+    server, database = fake_telegram, tmp_path / "forum.db"
+    people = [(ANNA, "Anna", "it"), (BEA, "Bea", "it"), (CARLO, "Carlo", "it")]
+    users = [server.add_user(user, name, language_code=lang) for user, name, lang in people]
+    for user in users:
+        user.start_private()
+    anna, bea, carlo = users
+    server.add_group(FORUM, "Circolo", members=[ANNA, BEA, CARLO], admins=[ANNA], forum=True)
+    scala, scopa = server.add_topic(FORUM, "Scala 40"), server.add_topic(FORUM, "Scopone")
+    server.pop_updates()
+    with Store.open(f"sqlite:///{database}") as store:
+        for user, _, _ in people:
+            store.set_private_chat(user, True)
+    async with running_bot(server, database) as service:
+        tables = []
+        for host, topic in ((anna, scala), (bea, scopa)):
+            host.send(FORUM, "/nuova scala40", thread=topic)
+            await settle(server, service)
+            lobby = server.last_message(FORUM, from_bot=True)
+            assert lobby is not None and lobby.thread_id == topic
+            _, lobby = await tap(server, service, host, lobby, "🤖 + Facile")
+            _, table = await tap(server, service, host, lobby, "▶️")
+            tables.append(table)
+        first, second = service.tables.active(FORUM)
+        assert (first.thread_id, second.thread_id) == (scala, scopa)
+        assert tables[1].text.splitlines()[0] == "🪑 Tavolo 2" and tables[1].thread_id == scopa
+
+        # Carlo sits at no table: in a topic, the command concerns the topic's table.
+        asked = carlo.send(FORUM, "/punti", thread=scopa)
+        await settle(server, service)
+        score = server.last_message(FORUM, from_bot=True)
+        assert score is not None and score.text == "🪑 Tavolo 2\nPunteggio\nBea: 0\n🤖 1: 0"
+        assert score.thread_id == scopa and score.reply_to is not None
+        assert score.reply_to.message_id == asked.message_id
+        carlo.send(FORUM, "/nuova scala40", thread=scala)
+        await settle(server, service)
+        pointer = server.last_message(FORUM, from_bot=True)
+        assert pointer is not None and pointer.text == "C'è già una partita in corso qui: ⬆️"
+        assert pointer.thread_id == scala and pointer.reply_to is not None
+        assert pointer.reply_to.message_id == first.table_message_id
+        # In the General topic nothing tells which: the group is asked.
+        which = await say(server, service, carlo, FORUM, "/punti")
+        assert which.text == WHICH and which.thread_id is None

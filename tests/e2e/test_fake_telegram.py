@@ -19,6 +19,7 @@ from telegram import (
     BotCommandScopeChatAdministrators,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    ReplyParameters,
     Update,
 )
 from telegram.constants import ParseMode
@@ -256,6 +257,41 @@ async def test_limits_and_html_over_http(fake_telegram: FakeTelegramServer) -> N
         assert kinds[-1] == "my_chat_member"
         with pytest.raises(BadRequest, match="Chat not found"):
             await bot.send_message(424242, "chi?")
+
+
+async def test_forum_topics(fake_telegram: FakeTelegramServer) -> None:
+    """A forum's topics as the Bot API has them: a message sent to a topic is in it (and
+    says so), a reply without a topic goes to its message's, an unknown topic (or one in a
+    group without topics) is "message thread not found", and a reply to a message of another
+    topic does not find it."""
+    server = fake_telegram
+    alice = server.add_user(ALICE, "Alice")
+    server.add_group(-1001234, "Forum", members=[ALICE], forum=True)
+    server.add_group(-1005678, "Plain", members=[ALICE], supergroup=True)
+    games, chat = server.add_topic(-1001234, "Games"), server.add_topic(-1001234, "Chat")
+    said = alice.send(-1001234, "/punti", thread=games)
+    update = server.pop_updates()[-1]["message"]
+    assert (update["message_thread_id"], update["is_topic_message"]) == (games, True)
+    assert update["chat"]["is_forum"] is True
+    async with Bot(server.token, base_url=server.base_url) as bot:
+        sent = await bot.send_message(-1001234, "in Games", message_thread_id=games)
+        assert (sent.message_thread_id, sent.is_topic_message) == (games, True)
+        reply = await bot.send_message(
+            -1001234, "a reply", reply_parameters=ReplyParameters(said.message_id)
+        )
+        assert reply.message_thread_id == games
+        general = await bot.send_message(-1001234, "in General")
+        assert general.message_thread_id is None and not general.is_topic_message
+        for chat_id, thread in ((-1001234, 999), (-1005678, games)):
+            with pytest.raises(BadRequest, match="Message thread not found"):
+                await bot.send_message(chat_id, "no", message_thread_id=thread)
+        with pytest.raises(BadRequest, match="Message to be replied not found"):
+            await bot.send_message(
+                -1001234,
+                "elsewhere",
+                message_thread_id=chat,
+                reply_parameters=ReplyParameters(said.message_id),
+            )
 
 
 async def test_groups_privacy_migration_and_removal(fake_telegram: FakeTelegramServer) -> None:

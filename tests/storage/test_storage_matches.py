@@ -127,6 +127,12 @@ class TestLobby:
         assert store.get_match(second.id).table_number == 2  # an ended match keeps its number
         assert store.active_match_in_chat(-100) == first
         assert store.active_matches_in_chat(-200) == []
+        topic = store.create_match(-300, "scopone", {}, 5, "Eva", seed=5, thread_id=77)
+        assert (topic.thread_id, store.get_match(topic.id).thread_id, first.thread_id) == (
+            77,
+            77,
+            None,
+        )
 
     def test_a_group_allowed_fewer_tables_keeps_those_running(self, store: Store) -> None:
         store.create_match(-100, "scopone", {}, 1, "Anna", seed=1, tables=2)

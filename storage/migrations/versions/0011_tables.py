@@ -3,6 +3,7 @@
 ``matches.table_number``: the match's table in its group (1, 2, ...), unique among the group's
 active matches: the one-column constraint on ``active_chat_id`` becomes a two-column one on
 ``(active_chat_id, table_number)``. Every match before this revision is table 1.
+``matches.thread_id``: the forum topic the match plays in (NULL: the group's main chat).
 ``chats.tables``: how many matches the group's admins allow at once (NULL: the default).
 
 Revision ID: 0011
@@ -29,6 +30,7 @@ def upgrade() -> None:
         batch.add_column(
             sa.Column("table_number", sa.Integer(), nullable=False, server_default="1")
         )
+        batch.add_column(sa.Column("thread_id", sa.BigInteger(), nullable=True))
         batch.drop_constraint("uq_matches_active_chat_id", type_="unique")
         batch.create_unique_constraint(
             "uq_matches_active_chat_id_table_number", ["active_chat_id", "table_number"]
@@ -47,4 +49,5 @@ def downgrade() -> None:
     with op.batch_alter_table("matches") as batch:
         batch.drop_constraint("uq_matches_active_chat_id_table_number", type_="unique")
         batch.create_unique_constraint("uq_matches_active_chat_id", ["active_chat_id"])
+        batch.drop_column("thread_id")
         batch.drop_column("table_number")
