@@ -271,9 +271,8 @@ class Lobby:
     async def rematch(self, match_id: int, user_id: int, chat_id: int, lang: str) -> Answer:
         """The rematch button (pressed in the match's chat): a new lobby with the same options,
         at the chat's next free table, the one who pressed and the computers seated, and the
-        other players still in the group asked to join (``lang``: the presser's). Once one of
-        them sits at another table of the chat (the rematch, opened by another), it is not
-        opened again."""
+        other players still in the group asked to join (``lang``: the presser's). A rematch
+        already opened by another of them is pointed at, not opened again."""
         async with self.matches.lock(match_id):
             record = self.matches.record_or_none(match_id)
             if record is None or record.status != "finished" or record.chat_id != chat_id:
@@ -281,9 +280,12 @@ class Lobby:
             presser = record.seat_of(user_id)
             if presser is None:
                 return Answer(t(lang, "ans.not_joined"))
-            people = [s.user_id for s in record.seats if s.user_id is not None]
-            if any(self.tables.seated(chat_id, person) for person in people):
-                return Answer(t(lang, "ans.rematch_open"))
+            opened = self._rematch_of(record)
+            if opened is not None:
+                seated = opened.seat_of(user_id) is not None
+                return Answer(t(lang, "ans.already_joined" if seated else "ans.rematch_open"))
+            if self.tables.seated(chat_id, user_id) is not None:
+                return Answer(t(lang, "ans.seated_elsewhere"), alert=True)
             host, limit = record.seats[presser].name, self.tables.limit(chat_id)
             try:
                 new = self.store.create_match(
@@ -312,6 +314,23 @@ class Lobby:
             if asked:
                 self._ask_rematch(new, host, asked)
         return Answer()
+
+    def _rematch_of(self, ended: MatchRecord) -> MatchRecord | None:
+        """The rematch of a match that ended, already open: a lobby of its chat with the same
+        game and options, opened after it ended by one of its people."""
+        people = {seat.user_id for seat in ended.seats if seat.user_id is not None}
+        finished = ended.finished_at or ended.updated_at
+        return next(
+            (
+                m
+                for m in self.tables.active(ended.chat_id)
+                if m.status == "lobby"
+                and (m.game, m.options) == (ended.game, ended.options)
+                and m.creator_id in people
+                and m.created_at >= finished
+            ),
+            None,
+        )
 
     def _ask_rematch(self, new: MatchRecord, host: str, asked: list[str]) -> None:
         """Ask the other players of the last match, in the group (where the rematch plays),

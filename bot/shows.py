@@ -38,7 +38,9 @@ from storage import FINISHED, MatchRecord
 log = logging.getLogger(__name__)
 
 BURIED = 8
-"""Messages below the table after which it is posted again at the bottom (a phone's screen)."""
+"""Messages below the table after which it is posted again at the bottom (a phone's screen);
+in a group playing several tables, this many per table: each of them buries the others, and
+posting each again whenever it is buried would spend the group's budget on it."""
 
 TABLE_DELAY = 0.3
 """Seconds a table edit waits for more moves to show at once; end-to-end tests set it to 0.
@@ -69,6 +71,8 @@ class Shows:
         self.panels: dict[int, bool] = {}
         """Matches whose lobby shows its options panel."""
         self._reposted: dict[int, float] = {}
+        self._live: dict[int, set[int]] = {}
+        """The matches whose table is live (a lobby, a match being played) in each chat."""
         self._posting: dict[tuple[int, int], int | None] = {}
         self._blocked: set[tuple[int, int]] = set()
         self._summing: set[int] = set()
@@ -111,8 +115,9 @@ class Shows:
         chat_id = record.table_chat_id or record.chat_id
         posted = record.table_message_id
         live = record.status in ("lobby", "playing")
+        buried = BURIED * self._live_tables(chat_id, match_id, live)
         if follow and live and posted is not None:
-            fresh = fresh or self.outbox.newest.get(chat_id, 0) - posted >= BURIED
+            fresh = fresh or self.outbox.newest.get(chat_id, 0) - posted >= buried
         fresh = fresh or (live and posted is not None and above_summary(record, posted))
         lang = self.people.group_lang(record.chat_id)
         self.outbox.put(
@@ -129,6 +134,18 @@ class Shows:
             claim=self._claim("table", match_id),
             thread=record.thread_id,
         )
+
+    def _live_tables(self, chat_id: int, match_id: int, live: bool) -> int:
+        """How many tables are live in the chat, the match's included (at least one)."""
+        tables = self._live.setdefault(chat_id, set())
+        if live:
+            tables.add(match_id)
+        else:
+            tables.discard(match_id)
+        count = len(tables)
+        if not tables:
+            del self._live[chat_id]
+        return max(count, 1)
 
     def repost(self, record: MatchRecord) -> None:
         """Post the table again at the bottom; within ``Pace.repost_gap`` seconds of the last

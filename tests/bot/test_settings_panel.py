@@ -29,7 +29,7 @@ def test_the_panel_in_english(tmp_path: Path) -> None:
             "⚙️ <b>Group settings</b>\n"
             "🤖 Matches with computers count for levels: <b>yes</b>\n"
             "🎖 Players' levels shown before a match: <b>no</b>\n"
-            "🪑 Tables that can play at once: <b>3</b>\n"
+            "🪑 Tables that can run at once: <b>3</b>\n"
             "Only a group admin can change them."
         )
         labels = [[button.text for button in row] for row in markup.inline_keyboard]
@@ -43,7 +43,7 @@ def test_the_panel_in_english(tmp_path: Path) -> None:
         store.set_tables(GROUP, 1)
         text, markup = panel.panel(GROUP)
         assert "count for levels: <b>no</b>" in text and "before a match: <b>yes</b>" in text
-        assert "play at once: <b>1</b>" in text
+        assert "run at once: <b>1</b>" in text
         labels = [[button.text for button in row] for row in markup.inline_keyboard]
         assert labels == [
             ["🤖 Counted", "✓ 🤖 Not counted"],

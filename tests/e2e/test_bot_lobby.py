@@ -69,7 +69,7 @@ async def test_lobby_deep_link_join_and_start(
         anna.send(GROUP, "/newgame")
         await settle(server, service)
         pointer = server.last_message(GROUP, from_bot=True)
-        assert pointer is not None and pointer.text == "Sei già a un tavolo qui: ⬆️"
+        assert pointer is not None and pointer.text == "Qui sei già a un tavolo: ⬆️"
         assert pointer.reply_to is not None
         assert pointer.reply_to.message_id == record.table_message_id
 

@@ -20,7 +20,7 @@ PANEL = (
     "⚙️ Impostazioni del gruppo\n"
     "🤖 Le partite con i computer contano per i livelli: {computers}\n"
     "🎖 Prima della partita si vede il livello dei giocatori: {levels}\n"
-    "🪑 Tavoli che si possono giocare insieme: {tables}\n"
+    "🪑 Tavoli aperti insieme, al massimo: {tables}\n"
     "Solo un amministratore può cambiarle."
 )
 

@@ -32,7 +32,7 @@ GROUP = -100770
 ANNA, BEA, CARLO = 1771, 1772, 1773
 PEOPLE = [(ANNA, "Anna", "it"), (BEA, "Bea", "it"), (CARLO, "Carlo", "it")]
 STALE = "Questo pulsante non è più valido."
-WHICH = "🪑 Qui si gioca a più tavoli: quale?"
+WHICH = "🪑 Qui si gioca a più tavoli: scegli quale."
 
 
 @pytest.fixture(autouse=True)
@@ -81,8 +81,8 @@ async def test_two_tables_in_one_group(fake_telegram: FakeTelegramServer, tmp_pa
         # Both tables taken: a third is refused, saying why.
         full = await say(server, service, carlo, GROUP, "/nuova scala40")
         assert full.text == (
-            "I 2 tavoli del gruppo sono tutti occupati: se ne libera uno alla fine di una "
-            "partita. Gli amministratori possono aggiungerne con /impostazioni."
+            "Tutti i tavoli del gruppo (2) sono occupati: se ne libera uno quando finisce una "
+            "partita. Gli amministratori ne scelgono il numero con /impostazioni."
         )
 
         # A player's command concerns their own table; one at no table is asked which.
@@ -128,11 +128,11 @@ async def test_two_tables_in_one_group(fake_telegram: FakeTelegramServer, tmp_pa
         assert lobby_3.text.splitlines()[:2] == ["🪑 Tavolo 2", "🃏 Nuova partita: Scala 40"]
         refused = await anna.press(GROUP, lobby_3.message_id, _button(lobby_3, "✋")).answered()
         assert (refused.get("text"), refused.get("show_alert")) == (
-            "Sei già a un altro tavolo di questo gruppo.",
+            "Sei già a un altro tavolo del gruppo: si gioca a un tavolo alla volta.",
             True,
         )
         pointed = await say(server, service, anna, GROUP, "/nuova scala40")
-        assert pointed.text == "Sei già a un tavolo qui: ⬆️"
+        assert pointed.text == "Qui sei già a un tavolo: ⬆️"
         assert pointed.reply_to is not None
         assert pointed.reply_to.message_id == first.table_message_id
 

@@ -55,6 +55,8 @@ class Words:
     start: str
     yes: str
     rematch: str
+    rematch_open: str
+    at_table: str
     stale: str
     see_above: str
     running: str
@@ -84,9 +86,11 @@ ITALIAN = Words(
     start="▶️ Inizia",
     yes="✅ Sì",
     rematch="🔄 Rivincita",
+    rematch_open="La rivincita è già aperta: tocca ✋ Partecipa.",
+    at_table="Sei già al tavolo.",
     stale="Questo pulsante non è più valido.",
     see_above="⬆️ Vedi sopra.",
-    running="Sei già a un tavolo qui: ⬆️",
+    running="Qui sei già a un tavolo: ⬆️",
     refused="Nel gruppo Circolo:\nSolo chi organizza o un amministratore può farlo.",
     refused_in="Nel gruppo {group}:\nSolo chi organizza o un amministratore può farlo.",
     language="/lingua",
@@ -112,9 +116,11 @@ ENGLISH = Words(
     start="▶️ Start",
     yes="✅ Yes",
     rematch="🔄 Rematch",
+    rematch_open="The rematch is already open: tap ✋ Join.",
+    at_table="You are already at the table.",
     stale="This button is no longer valid.",
     see_above="⬆️ See above.",
-    running="You already sit at a table here: ⬆️",
+    running="You are already at a table here: ⬆️",
     refused="In Club:\nOnly the host or a group admin can do that.",
     refused_in="In {group}:\nOnly the host or a group admin can do that.",
     language="/language",
@@ -314,6 +320,13 @@ async def test_the_rematch_asks_and_a_lobby_passes_to_the_next_host(
         record = service.store.active_match_in_chat(GROUP)
         assert record is not None and [s.name for s in record.seats] == ["Luca"]
         assert last(server, GROUP).text == words.asked
+        # The rematch opens once: pressed again, by Anna or by Luca, it points at it.
+        again = await anna.press(GROUP, ranking.message_id, button_data(ranking, words.rematch))
+        assert again.get("text") == words.rematch_open
+        again = await luca.press(GROUP, ranking.message_id, button_data(ranking, words.rematch))
+        assert again.get("text") == words.at_table
+        await settle(server, service)
+        assert [m.id for m in service.tables.active(GROUP)] == [record.id]
         lobby = server.message(GROUP, record.table_message_id or 0)
         assert lobby is not None and lobby.text.startswith(words.lobby)
         assert words.host not in lobby.text
