@@ -23,6 +23,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
@@ -32,7 +34,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
-from sqlalchemy import insert, update
+from sqlalchemy import Connection, insert, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import col
 
@@ -81,6 +83,33 @@ def alembic_config(connection: Any = None) -> Config:
     if connection is not None:
         config.attributes["connection"] = connection
     return config
+
+
+@contextmanager
+def _constraints_deferred(connection: Connection) -> Iterator[None]:
+    """On SQLite, foreign keys off while the schema changes: a migration that rebuilds a table
+    (Alembic's batch mode) drops the old one, and with foreign keys on, dropping it would
+    delete every row that refers to it (seats, moves, results) through ON DELETE CASCADE.
+    The pragma works only outside a transaction: it is set on the driver's connection."""
+    if connection.dialect.name != "sqlite":
+        yield
+        return
+    raw = connection.connection.driver_connection
+    assert raw is not None
+    raw.execute("PRAGMA foreign_keys = OFF")
+    try:
+        yield
+    finally:
+        raw.execute("PRAGMA foreign_keys = ON")
+
+
+def _check_references(connection: Connection) -> None:
+    """After a migration on SQLite (foreign keys off meanwhile): every reference still holds,
+    else the transaction is undone."""
+    if connection.dialect.name == "sqlite":
+        broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+        if broken:
+            raise CommandError(f"the migration broke references: {broken[:3]}")
 
 
 def schema_head() -> str:
@@ -220,25 +249,31 @@ class Store(LobbyStore, MatchStore, MessageStore, DueStore, PeopleStore, ResultS
         known = {revision.revision for revision in script.walk_revisions()}
         head = script.get_current_head()
         try:
-            with self._writer.begin() as connection:
-                if connection.dialect.name == "postgresql":
-                    # Two bot instances starting together: the second waits, then finds it done.
-                    connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
-                current = MigrationContext.configure(connection).get_current_heads()
-                unknown = [revision for revision in current if revision not in known]
-                if unknown:
-                    raise StoreError(
-                        self.database,
-                        f"the database was written by a newer Tavolo (schema revision "
-                        f"{unknown[0]}; this Tavolo knows up to {head}). Upgrade Tavolo to "
-                        "use it; nothing was changed",
-                    )
-                if tuple(current) != (head,):
-                    command.upgrade(alembic_config(connection), "head")
+            with self._writer.connect() as connection, _constraints_deferred(connection):
+                self._upgrade(connection, known, head)
         except StoreError:
             raise
         except (SQLAlchemyError, CommandError) as error:
             raise self._open_failure(error) from error
+
+    def _upgrade(self, connection: Connection, known: set[str], head: str | None) -> None:
+        """Upgrade the schema to ``head`` in one transaction (refusing a newer one)."""
+        with connection.begin():
+            if connection.dialect.name == "postgresql":
+                # Two bot instances starting together: the second waits, then finds it done.
+                connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
+            current = MigrationContext.configure(connection).get_current_heads()
+            unknown = [revision for revision in current if revision not in known]
+            if unknown:
+                raise StoreError(
+                    self.database,
+                    f"the database was written by a newer Tavolo (schema revision "
+                    f"{unknown[0]}; this Tavolo knows up to {head}). Upgrade Tavolo to "
+                    "use it; nothing was changed",
+                )
+            if tuple(current) != (head,):
+                command.upgrade(alembic_config(connection), "head")
+                _check_references(connection)
 
     def _open_failure(self, error: BaseException) -> StoreError:
         """Why the database could not be opened: what is wrong around it (a full disk, what may

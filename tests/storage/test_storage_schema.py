@@ -13,6 +13,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
 
 from storage import Store, StoreError, schema_head
+from storage.base import _now
 from storage.database import create_store_engine
 from storage.models import metadata
 from storage.store import alembic_config
@@ -122,6 +123,28 @@ class TestMigrations:
         finally:
             engine.dispose()
         assert [tuple(row) for row in rows] == [(old.id, "lobby", -100), (new.id, "stopped", None)]
+
+    def test_an_upgrade_keeps_every_seat_move_and_result(self, db_url: str) -> None:
+        """A migration that rebuilds the matches table (0011, on SQLite) keeps what refers to
+        it: with foreign keys on, dropping the old table would cascade to every seat, move,
+        result and due work."""
+        with Store.open(db_url) as store:
+            record, match = started(store, "scopone", 4)
+            play_and_commit(store, record, match, 9)
+            store.set_work(record.id, store.get_match(record.id).version, [("timeout", _now())])
+            before = store.get_match(record.id)
+        engine = create_engine(db_url)  # a plain engine: SQLite's foreign keys are off there
+        try:
+            with engine.begin() as connection:
+                command.downgrade(alembic_config(connection), "0010")
+        finally:
+            engine.dispose()
+        with Store.open(db_url) as store:
+            after = store.get_match(record.id)
+            assert after.seats == before.seats and after.state_json == before.state_json
+            assert len(store.moves(record.id)) == 9
+            assert len(store.work(record.id)) == 1
+            assert after.table_number == 1
 
     def test_a_database_from_a_newer_tavolo_is_refused_untouched(self, db_url: str) -> None:
         Store.open(db_url).close()
