@@ -17,12 +17,12 @@ from bot.i18n import isolated, t
 from bot.matches import Matches
 from bot.options_ui import changed as option_changed
 from bot.people import People
-from bot.render.table import names_list
+from bot.render.table import labelled, names_list
 from bot.shows import Shows
 from bot.tables import Asked, Tables
 from engine.cards import secure_seed
 from engine.games import GameMatch, game
-from storage import AlreadySeated, ChatBusy, LobbyFull, MatchRecord
+from storage import AlreadySeated, ChatBusy, LobbyFull, MatchRecord, SeatedElsewhere
 
 
 class LobbyPress(NamedTuple):
@@ -149,6 +149,8 @@ class Lobby:
             await self.store.off(self.store.add_seat, match_id, user_id, name, level)
         except AlreadySeated:
             return "ans.already_joined"
+        except SeatedElsewhere:
+            return "ans.seated_elsewhere"
         except LobbyFull:
             return "ans.full"
         self.refresh(match_id)
@@ -300,6 +302,8 @@ class Lobby:
                 )
             except ChatBusy:
                 return Answer(t(lang, "ans.tables_full"), alert=True)
+            except SeatedElsewhere:
+                return Answer(t(lang, "ans.seated_elsewhere"), alert=True)
             for seat in record.seats:
                 if seat.is_computer:
                     new = self.store.add_seat(new.id, None, seat.name, seat.computer_level)
@@ -316,8 +320,8 @@ class Lobby:
         return Answer()
 
     def _rematch_of(self, ended: MatchRecord) -> MatchRecord | None:
-        """The rematch of a match that ended, already open: a lobby of its chat with the same
-        game and options, opened after it ended by one of its people."""
+        """The rematch of a match that ended, already open: a lobby of its chat of the same
+        game, opened after it ended by one of its people (its options may have changed)."""
         people = {seat.user_id for seat in ended.seats if seat.user_id is not None}
         finished = ended.finished_at or ended.updated_at
         return next(
@@ -325,7 +329,7 @@ class Lobby:
                 m
                 for m in self.tables.active(ended.chat_id)
                 if m.status == "lobby"
-                and (m.game, m.options) == (ended.game, ended.options)
+                and m.game == ended.game
                 and m.creator_id in people
                 and m.created_at >= finished
             ),
@@ -341,4 +345,5 @@ class Lobby:
         text = t(
             group_lang, "lobby.rematch", host=isolated(host), players=players, count=len(asked)
         )
+        text = labelled(group_lang, new, text)
         self.shows.outbox.send(chat_id, text, priority=Priority.NOTICE, thread=new.thread_id)

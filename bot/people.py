@@ -10,7 +10,8 @@ from telegram import Bot
 from telegram.error import TelegramError
 
 from bot.i18n import isolated, language_for, t
-from storage import Store
+from engine.ratings import NEW_RATING, Rating, category_of
+from storage import MatchRecord, Store
 
 log = logging.getLogger(__name__)
 
@@ -126,3 +127,29 @@ class People:
         if member.status == "restricted" and not getattr(member, "is_member", False):
             return "left"
         return str(member.status)
+
+    async def open_topic(self, chat_id: int, name: str) -> int | None:
+        """A forum topic the bot opens for a new table, named ``name``: its thread, or None
+        when the bot may not manage the forum's topics (or Telegram refused)."""
+        try:
+            member = await self.bot.get_chat_member(chat_id, self.bot.id)
+            if not getattr(member, "can_manage_topics", False):
+                return None
+            topic = await self.bot.create_forum_topic(chat_id, name)
+        except TelegramError as error:
+            log.info("no topic opened in %s: %s", chat_id, error)
+            return None
+        return topic.message_thread_id
+
+    def lobby_levels(self, record: MatchRecord) -> dict[int, Rating]:
+        """Each seated person's rating in the category the match is rated in, when the group
+        shows levels in its lobbies (R-6.3); a person never rated there is a newcomer."""
+        category = category_of(record.game, record.options)
+        if category is None or not self.store.chat_settings(record.chat_id).levels_in_lobby:
+            return {}
+        levels: dict[int, Rating] = {}
+        for seat in record.seats:
+            if seat.user_id is not None:
+                rated = [r for r in self.store.user_ratings(seat.user_id) if r.category == category]
+                levels[seat.seat] = Rating(rated[0].mu, rated[0].sigma) if rated else NEW_RATING
+        return levels

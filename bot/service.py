@@ -18,6 +18,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from html import unescape
 
 from telegram import Bot, InlineKeyboardMarkup
 
@@ -28,7 +29,7 @@ from bot.computers import Computers
 from bot.delivery import Outbox, Pace, Priority
 from bot.guide import Guide
 from bot.hands import Hands
-from bot.i18n import html_lines, isolated, t
+from bot.i18n import Html, html_lines, isolated, t
 from bot.languages import Languages
 from bot.lobby import Lobby
 from bot.matches import Matches, MatchHeld
@@ -37,7 +38,7 @@ from bot.options_ui import rules_lines
 from bot.people import People
 from bot.questions import Questions
 from bot.rankings import leaderboard_text, levels_text, stats_text
-from bot.render.table import labelled, side_name
+from bot.render.table import labelled, message_link, side_name
 from bot.seasons import Seasons
 from bot.settings import GroupSettings
 from bot.shows import Shows
@@ -53,6 +54,7 @@ from storage import (
     DatabaseUnavailable,
     MatchNotFound,
     MatchRecord,
+    SeatedElsewhere,
     SeatError,
     StaleVersion,
     Store,
@@ -260,30 +262,59 @@ class Tavolo:
         (:meth:`bot.questions.Questions.refuse`)."""
         self.questions.refuse(chat_id, user_id, key, reply_to)
 
-    def new_game(self, asked: Asked, name: str, game_name: str) -> None:
+    async def new_game(self, asked: Asked, name: str, game_name: str) -> None:
         """``/newgame``: open a lobby at the chat's next free table (in the forum topic where
         it was typed), whose host sits at once when the bot can write to them (a group that
         never chose a language speaks its host's). Instead, point at the table where the
         person sits already, at the topic's own table, or at a lobby of that game with a free
-        seat; with every table taken, say so."""
-        chat_id, user_id, message = asked.chat_id, asked.user_id, asked.reply_to or 0
+        seat; with every table taken, say so. Typed in a forum's General topic, where the bot
+        may manage topics, the table opens a topic of its own."""
+        chat_id, user_id = asked.chat_id, asked.user_id
         active, limit = self.tables.active(chat_id), self.tables.limit(chat_id)
+        here = [m for m in active if m.thread_id == asked.thread]  # a forum: this topic's
         there = (
             self.tables.seated(chat_id, user_id)
             or self.tables.in_topic(active, asked.thread)
-            or self.lobby.waiting(active, game_name)
+            or self.lobby.waiting(here, game_name)
         )
         if there is None and len(active) >= limit and limit == 1:
             there = active[0]
         if there is not None:
-            self.point_at(there, message, user_id)
+            self.point_at(there, asked)
         elif len(active) >= limit:
             text = t(self.group_lang(chat_id), "cmd.tables_full", count=limit)
-            self.reply(chat_id, text, reply_to=message)
+            self.reply(chat_id, text, reply_to=asked.reply_to)
         else:
-            self.languages.adopt(chat_id, user_id)
-            private_ok = self.store.has_private_chat(user_id)
+            if asked.forum and asked.thread is None:
+                asked = await self._own_topic(asked, active, game_name)
+            self._open(asked, name, game_name, limit)
+
+    async def _own_topic(self, asked: Asked, active: list[MatchRecord], game_name: str) -> Asked:
+        """A new table typed in a forum's General topic: a topic of its own when the bot may
+        open one, and the person who asked pointed at it (``asked``, in that topic)."""
+        chat_id, lang = asked.chat_id, self.group_lang(asked.chat_id)
+        number, game_title = self.tables.next_number(active), t(lang, f"game.{game_name}")
+        title = unescape(t(lang, "tables.topic", number=number, game=game_title))
+        thread = await self.people.open_topic(chat_id, title)
+        if thread is None:
+            return asked
+        link = Html(f'<a href="{message_link(chat_id, thread)}">➡️</a>')
+        self.reply(chat_id, t(lang, "tables.topic_opened", link=link), reply_to=asked.reply_to)
+        return asked._replace(thread=thread)
+
+    def _open(self, asked: Asked, name: str, game_name: str, limit: int) -> None:
+        """Open the lobby ``new_game`` decided on; another instance (or a join) that took the
+        last table, or sat the person elsewhere, meanwhile is said as such."""
+        chat_id, user_id = asked.chat_id, asked.user_id
+        self.languages.adopt(chat_id, user_id)
+        private_ok = self.store.has_private_chat(user_id)
+        try:
             self.lobby.open(asked, name, game_name, private_ok, limit)
+        except (ChatBusy, Conflict):
+            text = t(self.group_lang(chat_id), "cmd.tables_full", count=limit)
+            self.reply(chat_id, text, reply_to=asked.reply_to)
+        except SeatedElsewhere:
+            self.refuse(chat_id, user_id, "ans.seated_elsewhere", asked.reply_to)
 
     async def private_chat_opened(self, user_id: int) -> None:
         """The person wrote to the bot in private: the bot may write to them there."""
@@ -308,16 +339,22 @@ class Tavolo:
         """``/start j<match>``: sit the user at that lobby; the answer's catalog key."""
         return await self.lobby.join_from_link(match_id, user_id, name)
 
-    def point_at(self, record: MatchRecord, reply_to: int, user_id: int) -> None:
+    def point_at(self, record: MatchRecord, asked: Asked) -> None:
         """A ``/newgame`` that opens no table points at the one it names: where the person
-        sits, a lobby waiting for players, or the running match of a one-table chat."""
+        sits, a lobby waiting for players, or the running match of a one-table chat (in a
+        forum, from another topic, with a link to it)."""
         lang = self.group_lang(record.chat_id)
-        if record.seat_of(user_id) is not None and self.tables.limit(record.chat_id) > 1:
+        if record.seat_of(asked.user_id) is not None and self.tables.limit(record.chat_id) > 1:
             key = "cmd.already_seated"
         else:
             key = "cmd.lobby_open" if record.status == "lobby" else "cmd.running"
-        text = t(lang, key, link="⬆️")
-        self.reply(record.chat_id, text, reply_to=record.table_message_id or reply_to)
+        posted = record.table_message_id
+        if posted is None or record.thread_id == asked.thread:
+            text = t(lang, key, link="⬆️")
+            self.reply(record.chat_id, text, reply_to=posted or asked.reply_to)
+            return
+        link = Html(f'<a href="{message_link(record.chat_id, posted, record.thread_id)}">➡️</a>')
+        self.reply(record.chat_id, t(lang, key, link=link), reply_to=asked.reply_to)
 
     # --- the commands about one match ----------------------------------------------------------
 
@@ -344,7 +381,7 @@ class Tavolo:
     def _on_table(self, command: str, record: MatchRecord | None, asked: Asked) -> None:
         chat_id, reply_to = asked.chat_id, asked.reply_to
         if command == TableCommand.TABLE:
-            self.repost_table(chat_id, record)
+            self.repost_table(chat_id, record, reply_to)
         elif command == TableCommand.SCORE:
             self.reply(chat_id, self.score_text(chat_id, record), reply_to)
         elif command == TableCommand.RULES:
@@ -354,10 +391,10 @@ class Tavolo:
         else:
             self.verify(chat_id, record, reply_to)
 
-    def repost_table(self, chat_id: int, record: MatchRecord | None) -> None:
+    def repost_table(self, chat_id: int, record: MatchRecord | None, reply_to: int | None) -> None:
         """``/table``: the table again at the bottom; the new message is the one edited."""
         if record is None or record.status not in ("lobby", "playing"):
-            self.reply(chat_id, t(self.group_lang(chat_id), "cmd.no_match"))
+            self.reply(chat_id, t(self.group_lang(chat_id), "cmd.no_match"), reply_to)
             return
         self.shows.repost(record)
 
@@ -410,7 +447,8 @@ class Tavolo:
             return
         full = fairness.commitment(record.seed)
         if record.status in ("lobby", "playing"):
-            self.reply(chat_id, t(lang, "cmd.verify_running", commitment=full), reply_to)
+            text = labelled(lang, record, t(lang, "cmd.verify_running", commitment=full))
+            self.reply(chat_id, text, reply_to)
             return
         moves = [(move.seat, move.action) for move in self.store.moves(record.id)]
         content = fairness.match_file(
@@ -418,6 +456,7 @@ class Tavolo:
         )
         name = f"tavolo-{record.id}.json"
         caption = t(lang, "cmd.verify_done", seed=str(record.seed), commitment=full, file=name)
+        caption = labelled(lang, record, caption)
         self.outbox.send(chat_id, caption, reply_to=reply_to, document=(name, content.encode()))
 
     # --- Telegram's own events ---------------------------------------------------------------
@@ -483,6 +522,7 @@ class Tavolo:
                 return
             lang = self.group_lang(chat_id)
             text = t(lang, "cmd.player_left", name=isolated(record.seats[seat].name))
+            text = labelled(lang, record, text)
             self.outbox.send(chat_id, text, priority=Priority.NOTICE, thread=record.thread_id)
             await self.moves.move(record, seat, ABANDON, lang)
 

@@ -32,7 +32,6 @@ from bot.render.length import clip
 from bot.work import Delivery
 from engine import fairness
 from engine.games import GameMatch
-from engine.ratings import NEW_RATING, Rating, category_of
 from storage import FINISHED, MatchRecord
 
 log = logging.getLogger(__name__)
@@ -71,8 +70,9 @@ class Shows:
         self.panels: dict[int, bool] = {}
         """Matches whose lobby shows its options panel."""
         self._reposted: dict[int, float] = {}
-        self._live: dict[int, set[int]] = {}
-        """The matches whose table is live (a lobby, a match being played) in each chat."""
+        self._live: dict[tuple[int, int | None], set[int]] = {}
+        """The matches whose table is live (a lobby, a match being played) in each chat and
+        forum topic."""
         self._posting: dict[tuple[int, int], int | None] = {}
         self._blocked: set[tuple[int, int]] = set()
         self._summing: set[int] = set()
@@ -114,10 +114,10 @@ class Shows:
             return
         chat_id = record.table_chat_id or record.chat_id
         posted = record.table_message_id
-        live = record.status in ("lobby", "playing")
-        buried = BURIED * self._live_tables(chat_id, match_id, live)
-        if follow and live and posted is not None:
-            fresh = fresh or self.outbox.newest.get(chat_id, 0) - posted >= buried
+        live, place = record.status in ("lobby", "playing"), (chat_id, record.thread_id)
+        buried = BURIED * self._live_tables(place, match_id, live)
+        if follow and live and posted is not None:  # what is below it in its topic
+            fresh = fresh or self.outbox.newest_in.get(place, 0) - posted >= buried
         fresh = fresh or (live and posted is not None and above_summary(record, posted))
         lang = self.people.group_lang(record.chat_id)
         self.outbox.put(
@@ -135,16 +135,16 @@ class Shows:
             thread=record.thread_id,
         )
 
-    def _live_tables(self, chat_id: int, match_id: int, live: bool) -> int:
-        """How many tables are live in the chat, the match's included (at least one)."""
-        tables = self._live.setdefault(chat_id, set())
+    def _live_tables(self, place: tuple[int, int | None], match_id: int, live: bool) -> int:
+        """How many tables are live in the chat's topic, the match's included (at least 1)."""
+        tables = self._live.setdefault(place, set())
         if live:
             tables.add(match_id)
         else:
             tables.discard(match_id)
         count = len(tables)
         if not tables:
-            del self._live[chat_id]
+            del self._live[place]
         return max(count, 1)
 
     def repost(self, record: MatchRecord) -> None:
@@ -163,7 +163,7 @@ class Shows:
         lang = self.people.group_lang(record.chat_id)
         if record.status == "lobby":
             panel = self.panels.get(match_id, False)
-            rendered = lobby_view(record, lang, panel, self.lobby_levels(record))
+            rendered = lobby_view(record, lang, panel, self.people.lobby_levels(record))
         elif record.state_json is None:
             if record.table_message_id is None:
                 return None
@@ -175,19 +175,6 @@ class Shows:
         return Render(
             record.table_message_id, record.table_digest, text, markup, record.table_pending
         )
-
-    def lobby_levels(self, record: MatchRecord) -> dict[int, Rating]:
-        """Each seated person's rating in the category the match is rated in, when the group
-        shows levels in its lobbies (R-6.3); a person never rated there is a newcomer."""
-        category = category_of(record.game, record.options)
-        if category is None or not self.store.chat_settings(record.chat_id).levels_in_lobby:
-            return {}
-        levels: dict[int, Rating] = {}
-        for seat in record.seats:
-            if seat.user_id is not None:
-                rated = [r for r in self.store.user_ratings(seat.user_id) if r.category == category]
-                levels[seat.seat] = Rating(rated[0].mu, rated[0].sigma) if rated else NEW_RATING
-        return levels
 
     def table_view(self, record: MatchRecord) -> Rendered:
         """The table message of a running or finished match: the time left of the turn, and
@@ -459,7 +446,7 @@ class Shows:
         record = self.store.get_match(match_id)
         lang = self.people.group_lang(record.chat_id)
         name, link = isolated(record.seats[seat].name), self.people.deep_link(record.id)
-        text = t(lang, "notify.blocked", name=name, link=link)
+        text = table_render.labelled(lang, record, t(lang, "notify.blocked", name=name, link=link))
         self.outbox.send(record.chat_id, text, priority=Priority.NOTICE, thread=record.thread_id)
 
     # --- the turn bells ----------------------------------------------------------------------
@@ -568,8 +555,10 @@ class Shows:
         lang = lang or self.people.group_lang(record.chat_id)
         outcome = match.outcome
         stopped = outcome is None or outcome.stopped
-        text = table_render.labelled(lang, record, self.result_text(record, match, lang))
-        text += "\n" + t(lang, "match.seed", seed=str(record.seed))  # the deals can be checked
+        seed = t(lang, "match.seed", seed=str(record.seed))  # the deals can be checked
+        text = table_render.labelled(
+            lang, record, f"{self.result_text(record, match, lang)}\n{seed}"
+        )
         if stopped:
             return text, None
         button = InlineKeyboardButton(

@@ -33,6 +33,10 @@ class Asked(NamedTuple):
     replied: int | None = None
     admin: bool = False
     thread: int | None = None
+    to_bot: bool = False
+    """Whether the message it replies to is the bot's."""
+    forum: bool = False
+    """Whether the group is a forum (a group with topics)."""
 
 
 Concerned = MatchRecord | list[MatchRecord] | None
@@ -47,6 +51,12 @@ class Tables:
         self.store = matches.store
         self.people = people
         self.outbox = outbox
+
+    @staticmethod
+    def next_number(active: list[MatchRecord]) -> int:
+        """The number the chat's next table takes: the lowest free one."""
+        taken = {m.table_number for m in active}
+        return next(number for number in range(1, len(taken) + 2) if number not in taken)
 
     def limit(self, chat_id: int) -> int:
         """How many matches the chat hosts at once: a group's setting, one in private."""
@@ -76,6 +86,8 @@ class Tables:
         here = self.in_topic(active, asked.thread)
         if here is not None:
             return here
+        if len(active) > 1 and asked.to_bot:
+            return active  # a reply to another message of the bot's: it may be any table's
         if len(active) > 1:
             own = [m for m in active if m.seat_of(asked.user_id) is not None]
             return own[0] if len(own) == 1 else active

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, Final, NoReturn, ParamSpec, TypeVar
 
-from sqlalchemy import Connection, Engine, delete, func, insert
+from sqlalchemy import Connection, Engine, delete, func, insert, text
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import (
     DBAPIError,
@@ -39,6 +39,7 @@ from storage.errors import (
     Conflict,
     DatabaseUnavailable,
     MatchNotFound,
+    SeatedElsewhere,
     StaleVersion,
     StoreError,
     WrongStatus,
@@ -338,6 +339,34 @@ class StoreBase:
         self._touch(row)
         s.flush()
         replace_work(s.connection(), row.id, row.version, ())
+
+    def _hold_chat(self, s: Session, chat_id: int) -> None:
+        """Hold the chat's tables until the transaction ends, so that two writes seating people
+        at them take turns (PostgreSQL: a transaction's advisory lock; SQLite's writes queue)."""
+        if s.get_bind().dialect.name == "postgresql":
+            key = f"hashtext(current_schema() || '/chat'), hashtext('{int(chat_id)}')"
+            s.exec(text(f"SELECT pg_advisory_xact_lock({key})"))  # type: ignore[call-overload]
+
+    def _check_seated_elsewhere(
+        self, s: Session, chat_id: int, user_id: int | None, match_id: int | None
+    ) -> None:
+        """:class:`SeatedElsewhere` when the person sits at another active match of the chat
+        (docs/rules-notes.md T-4)."""
+        if user_id is None:
+            return
+        query = (
+            select(SeatTable.match_id)
+            .join(MatchTable, col(MatchTable.id) == col(SeatTable.match_id))
+            .where(
+                col(MatchTable.active_chat_id) == chat_id,
+                col(SeatTable.user_id) == user_id,
+                col(MatchTable.id) != (match_id or 0),
+            )
+            .limit(1)
+        )
+        other = s.exec(query).first()
+        if other is not None:
+            raise SeatedElsewhere(self.database, other, f"user {user_id} sits at another table")
 
     def _active_rows(self, s: Session, chat_id: int) -> list[MatchTable]:
         """The chat's matches in the lobby or playing, by table."""

@@ -72,6 +72,10 @@ class AlreadySeated(SeatError):
     """The user already sits at this match."""
 
 
+class SeatedElsewhere(SeatError):
+    """The user sits at another active match of the same chat (one table at a time)."""
+
+
 class LobbyFull(SeatError):
     """Every seat of the match is taken."""
 

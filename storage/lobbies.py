@@ -71,6 +71,8 @@ class LobbyStore(StoreBase):
         def attempt() -> MatchRecord:
             since = self._kept.stamp()  # a new match: its write touches nothing kept
             with self._session(write=True, touches=NOTHING) as s:
+                self._hold_chat(s, chat_id)
+                self._check_seated_elsewhere(s, chat_id, creator_id, None)
                 busy = self._active_rows(s, chat_id)
                 taken = {row.table_number for row in busy}
                 free = [number for number in range(1, tables + 1) if number not in taken]
@@ -120,6 +122,8 @@ class LobbyStore(StoreBase):
             since = self._kept.stamp()
             row = self._lock(s, match_id)
             self._expect_lobby(row, "seats change only in the lobby")
+            self._hold_chat(s, row.chat_id)
+            self._check_seated_elsewhere(s, row.chat_id, user_id, match_id)
             seats = self._seats(s, match_id)
             for seat in seats:
                 if user_id is not None and seat.user_id == user_id:

@@ -37,6 +37,7 @@ from bot.delivery.work import (
     closes_chat,
     digest,
     retry_seconds,
+    topic_gone,
 )
 from bot.render.length import clip
 
@@ -74,6 +75,8 @@ class Courier:
         """The newest message id seen in each chat (sent, or received): how far down it is."""
         self.threads: dict[tuple[int, int], int] = {}
         """The forum topic of the messages seen in one (chat, message): where replies go."""
+        self.newest_in: dict[tuple[int, int | None], int] = {}
+        """The newest message id seen in each (chat, forum topic; None: the chat itself)."""
         self.sent = 0
         self.refused = 0
         self.closed = False
@@ -110,6 +113,10 @@ class Courier:
             self.threads[(chat_id, message_id)] = thread
             if len(self.threads) > MAX_REMEMBERED:
                 del self.threads[next(iter(self.threads))]
+        else:
+            thread = self.threads.get((chat_id, message_id))
+        if message_id > self.newest_in.get((chat_id, thread), 0):
+            self.newest_in[(chat_id, thread)] = message_id
 
     # --- requests ---------------------------------------------------------------------------------
 
@@ -142,6 +149,13 @@ class Courier:
         except (BadRequest, Forbidden) as error:
             if queue.chat_id < 0 and closes_chat(error):
                 self._closed_by_telegram(queue, error)
+            work = entry.work
+            if isinstance(work, Put | Send) and work.thread is not None and topic_gone(error):
+                log.warning(
+                    "topic %s of %s is gone: to the group instead", work.thread, queue.chat_id
+                )
+                work.thread = None  # the forum's topic was deleted or closed: not lost for it
+                raise Later(0.0, counts=False) from error
             raise
         except NetworkError as error:
             sent = "not sent" not in error.message.replace("*", "")  # "Request was *not* sent"

@@ -322,11 +322,7 @@ class Outbox(Courier):
         seq = next(self._seq)
         now = self.clock()
         key = ("entry", seq) if key is None else key
-        waiting = queue.entries.get(key)
-        # A live message shown anew waits since its first change not shown yet: else, of a
-        # group's several tables, the busiest would wait the longest (docs/performance.md).
-        since = now if waiting is None else min(waiting.since, now)
-        entry = Entry(key, work, priority, seq, since, now + delay, expires, gathering=gathering)
+        entry = Entry(key, work, priority, seq, now, now + delay, expires, gathering=gathering)
         queue.entries[key] = entry
         entering = queue.entering
         if (

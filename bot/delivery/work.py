@@ -245,6 +245,13 @@ def closes_chat(error: TelegramError) -> bool:
     return isinstance(error, Forbidden) or "chat not found" in error.message.lower()
 
 
+def topic_gone(error: TelegramError) -> bool:
+    """Whether Telegram refused a message for its forum topic: deleted ("message thread not
+    found"), closed, or the group's topics turned off."""
+    message = error.message.lower()
+    return "thread not found" in message or "topic_closed" in message or "topic_deleted" in message
+
+
 def retry_seconds(error: RetryAfter) -> float:
     """The wait a 429 asks for, in seconds (as an int or a timedelta, whichever way
     python-telegram-bot is set to give it)."""

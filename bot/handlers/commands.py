@@ -40,8 +40,9 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if spec is None:
         reply(update, context, unknown_game(lang))
         return
-    asked = Asked(chat.id, user.id, message.message_id, thread=thread_of(message))
-    service.new_game(asked, display_name(user), spec.name)
+    forum = bool(chat.is_forum)
+    asked = Asked(chat.id, user.id, message.message_id, thread=thread_of(message), forum=forum)
+    await service.new_game(asked, display_name(user), spec.name)
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -139,11 +140,22 @@ async def about_table(
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     if message is None or chat is None or user is None:
         return
+    await remember(update, context)  # where the command was: its answer goes there
     group = is_group(chat)
     admin = command == TableCommand.STOP and group and await is_admin(update, context)
-    replied = message.reply_to_message.message_id if message.reply_to_message else None
+    replied = message.reply_to_message
+    to_bot = replied is not None and replied.from_user is not None
+    to_bot = to_bot and replied.from_user.id == context.bot.id  # type: ignore[union-attr]
     reply_to = message.message_id if group else None
-    asked = Asked(chat.id, user.id, reply_to, replied, admin, thread_of(message))
+    asked = Asked(
+        chat.id,
+        user.id,
+        reply_to,
+        replied.message_id if replied else None,
+        admin,
+        thread_of(message),
+        to_bot,
+    )
     await tavolo(context).table_command(command, asked)
 
 

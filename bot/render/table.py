@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from html import escape, unescape
 
-from bot.i18n import FSI, isolated, t
+from bot.i18n import FSI, Html, isolated, t
 from bot.render import cards as show
 from bot.render.length import PHONE_COLUMNS, clip, columns, shortened
 from storage import MatchRecord
@@ -247,12 +247,12 @@ def pairs_line(record: MatchRecord, lang: str) -> str | None:
     return line if columns(line) <= PHONE_COLUMNS else t(lang, "lobby.pairs_wrapped", **pairs)
 
 
-def labelled(lang: str, record: MatchRecord, text: str) -> str:
-    """A message about a match, below its table's number when that is not the group's first
-    ("🪑 Tavolo 2"): a group playing one table reads it as ever (docs/rules-notes.md)."""
+def labelled(lang: str, record: MatchRecord, text: str) -> Html:
+    """A message about a match (HTML), below its table's number when that is not the group's
+    first ("🪑 Tavolo 2"): a group playing one table reads it as ever (docs/rules-notes.md)."""
     if record.table_number <= 1:
-        return text
-    return f"{t(lang, 'table.label', number=record.table_number)}\n{text}"
+        return Html(text)
+    return Html(f"{t(lang, 'table.label', number=record.table_number)}\n{text}")
 
 
 def table_button(lang: str, record: MatchRecord) -> str:
@@ -262,3 +262,13 @@ def table_button(lang: str, record: MatchRecord) -> str:
     game = t(lang, f"game.{record.game}")
     text = t(lang, "tables.button", number=record.table_number, game=game, players=players)
     return unescape(text)  # the names were escaped for HTML; a button shows plain text
+
+
+def message_link(chat_id: int, message_id: int, thread: int | None = None) -> str:
+    """The link that opens a supergroup's message (in its forum topic), for its members.
+
+    >>> message_link(-1001234567890, 42), message_link(-1001234567890, 42, 7)
+    ('https://t.me/c/1234567890/42', 'https://t.me/c/1234567890/7/42')
+    """
+    internal = str(chat_id).removeprefix("-100")
+    return f"https://t.me/c/{internal}/" + (f"{thread}/" if thread else "") + str(message_id)

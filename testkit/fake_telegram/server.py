@@ -46,6 +46,7 @@ from .errors import (
     ERR_DELETE_NOT_FOUND,
     ERR_EDIT_NOT_FOUND,
     ERR_MIGRATED,
+    ERR_NOT_A_FORUM,
     ERR_NOT_MODIFIED,
     ERR_PARSE_ENTITIES,
     ERR_PIN_NOT_FOUND,
@@ -55,6 +56,7 @@ from .errors import (
     ERR_TEXT_EMPTY,
     ERR_TEXT_TOO_LONG,
     ERR_THREAD_NOT_FOUND,
+    ERR_TOPIC_RIGHTS,
     ERR_USER_NOT_FOUND,
     ApiError,
     bad_request,
@@ -342,10 +344,12 @@ class FakeTelegramServer:
         bot_admin: bool = False,
         bot_member: bool = True,
         forum: bool = False,
+        bot_manages_topics: bool = False,
     ) -> FakeChat:
         """A group the bot is already in (no update).  ``admins`` are members too; the creator
         defaults to the first admin.  Supergroup ids must look like ``-100...``; a ``forum``
-        is a supergroup with topics (:meth:`add_topic`)."""
+        is a supergroup with topics (:meth:`add_topic`), where an admin bot may be allowed to
+        create topics (``bot_manages_topics``)."""
         if chat_id >= 0:
             raise AssertionError("group ids are negative")
         if supergroup and not str(chat_id).startswith("-100"):
@@ -354,6 +358,7 @@ class FakeTelegramServer:
             self, chat_id, "supergroup" if supergroup or forum else "group", title=title
         )
         chat.is_forum = forum
+        chat.bot_manages_topics = bot_manages_topics and bot_admin
         ids = [_uid(u) for u in members]
         admin_ids = [_uid(u) for u in admins]
         for uid in ids + admin_ids:
@@ -381,11 +386,25 @@ class FakeTelegramServer:
             raise AssertionError(f"chat {chat_id} is not a forum")
         creator = self.users.get(chat.creator or 0)
         sender = creator.to_api() if creator is not None else self.bot_user
-        topic = {"name": name, "icon_color": 7322096}
+        return int(self._open_topic(chat, sender, name)["message_thread_id"])
+
+    @staticmethod
+    def _open_topic(chat: FakeChat, sender: JSON, name: str, color: int = 7322096) -> JSON:
+        """A forum's new topic: the service message that opens it starts its thread."""
+        topic = {"name": name, "icon_color": color}
         msg = chat.add_message(sender=sender, service={"forum_topic_created": topic})
         msg.thread_id = msg.message_id
         chat.topics[msg.message_id] = name
-        return msg.message_id
+        return {"message_thread_id": msg.message_id, **topic}
+
+    def delete_topic(self, chat_id: int, thread: int) -> None:
+        """A forum topic deleted with its messages: sending there is "message thread not
+        found"."""
+        chat = self.chat(chat_id)
+        del chat.topics[thread]
+        for msg in chat.messages.values():
+            if msg.thread_id == thread:
+                msg.deleted = True
 
     def user(self, user_id: int) -> FakeUser:
         return self.users[user_id]
@@ -474,7 +493,8 @@ class FakeTelegramServer:
                 )
             )
             if chat.type == "supergroup":
-                rights["can_manage_topics"] = False
+                is_bot = user.get("id") == self.bot_id
+                rights["can_manage_topics"] = is_bot and chat.bot_manages_topics
             data.update(rights)
         elif status == "kicked":
             data["until_date"] = 0
@@ -857,6 +877,7 @@ class FakeTelegramServer:
             "unpinAllChatMessages": self._unpin_all_chat_messages,
             "sendChatAction": self._send_chat_action,
             "sendDocument": self._send_document,
+            "createForumTopic": self._create_forum_topic,
         }
 
     def _get_updates_placeholder(self, params: JSON) -> Any:  # dispatched specially
@@ -1003,6 +1024,21 @@ class FakeTelegramServer:
         if utf16_len(text) > limit:
             raise bad_request(ERR_TEXT_TOO_LONG if key == "text" else ERR_CAPTION_TOO_LONG)
         return text, entities, source
+
+    def _create_forum_topic(self, params: JSON) -> JSON:
+        """A new topic of a forum, opened by the bot (an admin allowed to manage topics): the
+        service message that opens it is the first of its thread."""
+        chat = self._resolve_chat(params)
+        if not chat.is_forum:
+            raise bad_request(ERR_NOT_A_FORUM)
+        if chat.bot_status != "administrator" or not chat.bot_manages_topics:
+            raise bad_request(ERR_TOPIC_RIGHTS)
+        name = params.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise bad_request("Bad Request: TOPIC_TITLE_EMPTY")
+        if len(name) > 128:
+            raise bad_request("Bad Request: TOPIC_TITLE_TOO_LONG")
+        return self._open_topic(chat, self.bot_user, name, int(params.get("icon_color") or 7322096))
 
     def _thread(self, chat: FakeChat, params: JSON) -> int | None:
         """The forum topic a message is sent to (``message_thread_id``): one of the chat's

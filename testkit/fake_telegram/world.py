@@ -430,6 +430,7 @@ class FakeChat:
         self.migrated_to: int | None = None
         self.topics: dict[int, str] = {}  # a forum's topics: thread id -> name
         self.is_forum = False
+        self.bot_manages_topics = False  # an admin bot's right to create topics (a forum's)
         self.pinned: list[int] = []
         self.messages: dict[int, FakeMessage] = {}
         self._next_id = 1

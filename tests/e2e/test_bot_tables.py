@@ -297,3 +297,71 @@ async def test_a_table_plays_in_the_forum_topic_it_was_opened_in(
         # In the General topic nothing tells which: the group is asked.
         which = await say(server, service, carlo, FORUM, "/punti")
         assert which.text == WHICH and which.thread_id is None
+
+        # A new topic gets its own table, even with a lobby of that game waiting elsewhere.
+        third = server.add_topic(FORUM, "Terzo")
+        carlo.send(FORUM, "/nuova scala40", thread=third)
+        await settle(server, service)
+        lobby = server.last_message(FORUM, from_bot=True)
+        assert lobby is not None and lobby.thread_id == third
+        assert lobby.text.splitlines()[0] == "🪑 Tavolo 3"
+        # Anna, at table 1 in another topic, is pointed there with a link, from this topic.
+        asked = anna.send(FORUM, "/nuova scala40", thread=third)
+        await settle(server, service)
+        pointer = server.last_message(FORUM, from_bot=True)
+        assert pointer is not None and pointer.text == "Qui sei già a un tavolo: ➡️"
+        assert pointer.thread_id == third and pointer.reply_to is not None
+        assert pointer.reply_to.message_id == asked.message_id
+        url = f"https://t.me/c/790/{scala}/{first.table_message_id}"
+        assert [e.get("url") for e in pointer.entities] == [url]
+
+        # The Scopone topic is deleted: its table goes on in the group itself.
+        server.delete_topic(FORUM, scopa)
+        bea.send(FORUM, "/tavolo")
+        await settle(server, service)
+        moved = server.message(FORUM, service.store.get_match(second.id).table_message_id or 0)
+        assert moved is not None and moved.thread_id is None
+        assert moved.text.splitlines()[0] == "🪑 Tavolo 2"
+
+
+OWN = -100795
+
+
+@pytest.mark.parametrize("may", [True, False], ids=["may", "may-not"])
+async def test_a_table_opened_in_general_gets_a_topic_of_its_own(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, may: bool
+) -> None:
+    """``/nuova`` typed in a forum's General topic: where the bot may manage topics, the
+    table opens a topic of its own ("Tavolo 1 · Scala 40") and the one who asked is pointed
+    at it; where it may not, the table plays in General."""
+    server, database = fake_telegram, tmp_path / "own.db"
+    anna = server.add_user(ANNA, "Anna", language_code="it")
+    anna.start_private()
+    server.add_group(
+        OWN, "Circolo", members=[ANNA], admins=[ANNA], forum=True, bot_admin=True,
+        bot_manages_topics=may,
+    )  # fmt: skip
+    server.pop_updates()
+    with Store.open(f"sqlite:///{database}") as store:
+        store.set_private_chat(ANNA, True)
+    async with running_bot(server, database) as service:
+        asked = anna.send(OWN, "/nuova scala40")
+        await settle(server, service)
+        (record,) = service.tables.active(OWN)
+        lobby = server.message(OWN, record.table_message_id or 0)
+        assert lobby is not None and lobby.text.startswith("🃏 Nuova partita: Scala 40")
+        if not may:
+            assert record.thread_id is None and lobby.thread_id is None
+            return
+        chat = server.chat(OWN)
+        assert record.thread_id is not None and lobby.thread_id == record.thread_id
+        assert chat.topics[record.thread_id] == "Tavolo 1 · Scala 40"
+        pointer = next(
+            m
+            for m in server.messages(OWN, from_bot=True)
+            if m.reply_to is not None and m.reply_to.message_id == asked.message_id
+        )
+        assert pointer.text == "🪑 Il nuovo tavolo ha un argomento tutto suo: ➡️"
+        assert pointer.thread_id is None
+        link = f"https://t.me/c/795/{record.thread_id}"
+        assert [e.get("url") for e in pointer.entities] == [link]

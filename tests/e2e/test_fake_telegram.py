@@ -292,6 +292,21 @@ async def test_forum_topics(fake_telegram: FakeTelegramServer) -> None:
                 message_thread_id=chat,
                 reply_parameters=ReplyParameters(said.message_id),
             )
+        with pytest.raises(BadRequest, match="Not enough rights to create a topic"):
+            await bot.create_forum_topic(-1001234, "Tavolo 2")
+        with pytest.raises(BadRequest, match="The chat is not a forum"):
+            await bot.create_forum_topic(-1005678, "Tavolo 2")
+        server.chat(-1001234).bot_status = "administrator"
+        server.chat(-1001234).bot_manages_topics = True
+        member = await bot.get_chat_member(-1001234, server.bot_id)
+        assert getattr(member, "can_manage_topics", None) is True
+        topic = await bot.create_forum_topic(-1001234, "Tavolo 2")
+        assert topic.name == "Tavolo 2" and server.chat(-1001234).topics[topic.message_thread_id]
+        sent = await bot.send_message(-1001234, "qui", message_thread_id=topic.message_thread_id)
+        assert sent.message_thread_id == topic.message_thread_id
+        server.delete_topic(-1001234, topic.message_thread_id)
+        with pytest.raises(BadRequest, match="Message thread not found"):
+            await bot.send_message(-1001234, "no", message_thread_id=topic.message_thread_id)
 
 
 async def test_groups_privacy_migration_and_removal(fake_telegram: FakeTelegramServer) -> None:

@@ -15,6 +15,7 @@ from storage import (
     ChatBusy,
     MatchNotFound,
     MoveRecord,
+    SeatedElsewhere,
     SeatError,
     SeatUI,
     StaleVersion,
@@ -133,6 +134,22 @@ class TestLobby:
             77,
             None,
         )
+
+    def test_a_person_sits_at_one_table_of_a_group(self, store: Store) -> None:
+        """docs/rules-notes.md T-4, decided in the write itself: two lobbies joined at once
+        (two taps, two instances) cannot both seat the same person."""
+        first = store.create_match(-100, "scopone", {}, 1, "Anna", seed=1, tables=3)
+        second = store.create_match(-100, "scopone", {}, 2, "Bea", seed=2, tables=3)
+        with pytest.raises(SeatedElsewhere) as caught:
+            store.add_seat(second.id, 1, "Anna")
+        assert caught.value.match_id == first.id
+        with pytest.raises(SeatedElsewhere):
+            store.create_match(-100, "scala40", {}, 2, "Bea", seed=3, tables=3)
+        store.add_seat(second.id, None, "CPU", "facile")  # computers sit anywhere
+        other = store.create_match(-200, "scopone", {}, 1, "Anna", seed=4)  # another group
+        assert other.seats[0].user_id == 1
+        store.set_status(first.id, STOPPED)
+        assert store.add_seat(second.id, 1, "Anna").seat_of(1) == 2
 
     def test_a_group_allowed_fewer_tables_keeps_those_running(self, store: Store) -> None:
         store.create_match(-100, "scopone", {}, 1, "Anna", seed=1, tables=2)
