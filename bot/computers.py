@@ -75,7 +75,7 @@ class Computers:
             while True:
                 await asyncio.sleep(self.pause)
                 record = self.store.get_match(match_id)
-                item = self.work.claim(match_id, "computer", version=record.version)
+                item = await self.work.claim(match_id, "computer", version=record.version)
                 if item is None:
                     return  # nothing due, or another instance plays it
                 await self.work.run(item)

@@ -110,9 +110,7 @@ class TurnTimers:
             )
         else:  # armed late (a restart): no reminder of a turn half over
             self.scheduler.cancel(remind)
-            late = self.work.claim(match_id, "remind", due_at=half)
-            if late is not None:
-                self.store.finish_work(late)
+            self.work.skip(match_id, "remind", half)
         self.scheduler.schedule(
             expire, deadline, lambda: self.work.run_local(match_id, "timeout", deadline)
         )

@@ -15,6 +15,7 @@ deletes it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import socket
@@ -83,7 +84,7 @@ class DueWork:
         self._poller: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
 
-    def claim(
+    async def claim(
         self,
         match_id: int,
         kind: str,
@@ -92,10 +93,19 @@ class DueWork:
         version: int | None = None,
     ) -> Work | None:
         """Claim the match's work of ``kind`` (that very piece: due at ``due_at``, or set at
-        ``version``) unless another instance holds it."""
-        return self.store.claim_work(
-            self.owner, match_id, kind, self.clock(), LEASE, due_at=due_at, version=version
-        )
+        ``version``) unless another instance holds it (written off the event loop)."""
+        claim = functools.partial(self.store.claim_work, due_at=due_at, version=version)
+        return await self.store.off(claim, self.owner, match_id, kind, self.clock(), LEASE)
+
+    def skip(self, match_id: int, kind: str, due_at: datetime) -> None:
+        """Drop the match's work of ``kind`` due at ``due_at`` unless another instance holds
+        it: a wake-up that is too late to be of use (a reminder of a turn half over)."""
+        self._start(self._skipped(match_id, kind, due_at))
+
+    async def _skipped(self, match_id: int, kind: str, due_at: datetime) -> None:
+        late = await self.claim(match_id, kind, due_at=due_at)
+        if late is not None:
+            await self.store.off(self.store.finish_work, late)
 
     async def run(self, item: Work) -> None:
         """Run a claimed piece of work, then drop it (a move it made has replaced it already).
@@ -108,21 +118,21 @@ class DueWork:
             retry = isinstance(error, Exception)
             self.store.release_work(item, self.clock() + RETRY if retry else None)
             raise
-        self.store.finish_work(item)
+        await self.store.off(self.store.finish_work, item)
 
     async def run_local(self, match_id: int, kind: str, due_at: datetime) -> None:
         """This instance's own wake-up at ``due_at``: run the work unless another took it."""
-        item = self.claim(match_id, kind, due_at=due_at)
+        item = await self.claim(match_id, kind, due_at=due_at)
         if item is not None:
             await self.run(item)
 
     async def poll(self) -> int:
         """Claim what is due and nobody holds, and start running it (and, every
         :data:`SEASON_LOOK`, the months to announce); how many pieces."""
-        claimed = self.store.claim_due(self.owner, self.clock(), LEASE)
+        claimed = await self.store.off(self.store.claim_due, self.owner, self.clock(), LEASE)
         for item in claimed:
             self._start(self._guarded(item))
-        seasons = self._due_seasons()
+        seasons = await self._due_seasons()
         for season in seasons:
             self._start(self._announced(season))
         return len(claimed) + len(seasons)
@@ -132,13 +142,13 @@ class DueWork:
         self._running.add(task)
         task.add_done_callback(self._running.discard)
 
-    def _due_seasons(self) -> list[Season]:
+    async def _due_seasons(self) -> list[Season]:
         """The months that are over, claimed, when it is time to look."""
         now = self.clock()
         if self.announce is None or (self._seasons_from is not None and now < self._seasons_from):
             return []
         self._seasons_from = now + SEASON_LOOK
-        return self.store.claim_due_seasons(self.owner, now, SEASON_LEASE)
+        return await self.store.off(self.store.claim_due_seasons, self.owner, now, SEASON_LEASE)
 
     async def _announced(self, season: Season) -> None:
         """Announce a claimed month; on a failure it is given back, for a retry."""
@@ -147,7 +157,7 @@ class DueWork:
             await self.announce(season)
         except Exception:
             log.exception("the announcement of %s failed", season)
-            self.store.release_season(season, self.clock() + RETRY)
+            await self.store.off(self.store.release_season, season, self.clock() + RETRY)
 
     async def _guarded(self, item: Work) -> None:
         try:
