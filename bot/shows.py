@@ -16,17 +16,14 @@ import logging
 from collections.abc import Callable, Collection
 from datetime import datetime
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
-from bot import callbacks
 from bot.bells import Bells
-from bot.delivery import Claim, Outbox, Priority, Render, Stored
+from bot.delivery import Claim, Outbox, Priority, Render, Stored, Then
 from bot.games import ui_for
 from bot.i18n import isolated, t
 from bot.lobby_view import lobby_view
 from bot.matches import Matches, alone, ui_of
 from bot.people import People
-from bot.render import Rendered
+from bot.render import Rendered, ending
 from bot.render import table as table_render
 from bot.render.length import clip
 from bot.work import Delivery
@@ -188,24 +185,39 @@ class Shows:
 
     def _table_shown(
         self, match_id: int, chat_id: int, message_id: int | None, shown: str | None
-    ) -> Stored | None:
-        """The table message shows ``shown``: a new message is stored at once, a new digest
-        is the write returned (run off the event loop)."""
+    ) -> Stored | Then | None:
+        """The table message shows ``shown``: the write that stores it (a new message, or a
+        new digest), run off the event loop; in a private chat a new table has the player's
+        hand posted below it once stored."""
         if message_id is None:
             return None
         record = self.store.get_match(match_id)
         if record.table_chat_id not in (None, chat_id):
             return None  # the group became a supergroup meanwhile: its new id stays
         if (record.table_chat_id, record.table_message_id) != (chat_id, message_id):
-            self.store.set_table_message(match_id, chat_id, message_id, shown)
-            if match_id in self._unplaced:  # below the summary: the table keeps its place
-                self.store.set_summary_message(match_id, message_id)
-                self._unplaced.discard(match_id)
-            if chat_id > 0 and record.status == "playing":
-                self._hands_below(record, chat_id)
-        elif shown != record.table_digest or record.table_pending != shown:
+            below = match_id in self._unplaced  # below the summary: the table keeps its place
+            self._unplaced.discard(match_id)
+            write = functools.partial(
+                self._table_posted, match_id, chat_id, message_id, shown, below
+            )
+            return Then(write, lambda _: self._after_table(match_id, chat_id))
+        if shown != record.table_digest or record.table_pending != shown:
             return functools.partial(self.store.set_table_digest, match_id, shown)
         return None
+
+    def _table_posted(
+        self, match_id: int, chat_id: int, message_id: int, shown: str | None, below: bool
+    ) -> None:
+        """Store a table posted anew (and, ``below`` a hand's summary, that it is there)."""
+        self.store.set_table_message(match_id, chat_id, message_id, shown)
+        if below:
+            self.store.set_summary_message(match_id, message_id)
+
+    def _after_table(self, match_id: int, chat_id: int) -> None:
+        """A table posted anew is stored: in a private chat the hand goes below it again."""
+        record = self.store.get_match(match_id)
+        if chat_id > 0 and record.status == "playing":
+            self._hands_below(record, chat_id)
 
     def _hands_below(self, record: MatchRecord, chat_id: int) -> None:
         """A match played in a private chat: its table was posted anew, so the player's hand
@@ -386,7 +398,7 @@ class Shows:
             else:
                 lines.append(ui.hand_recap(match, seat, names, lang))
         if not alone(record):
-            lines.append(self.result_text(record, match, lang))
+            lines.append(ending.result_text(match, self.matches.names(record), lang))
             return clip("\n".join(lines)), None
         text, markup = self.final_ranking(record, match, lang)
         return clip("\n".join([*lines, text])), markup
@@ -407,9 +419,10 @@ class Shows:
 
     def _hand_shown(
         self, match_id: int, seat: int, message_id: int | None, shown: str | None
-    ) -> Stored | None:
-        """The seat's hand message shows ``shown``: a new message is stored at once, a new
-        digest is the write returned (run off the event loop)."""
+    ) -> Stored | Then | None:
+        """The seat's hand message shows ``shown``: the write that stores it (a new message,
+        or a new digest), run off the event loop; a new message that another instance posted
+        too (it stored its own first) has the spare copy deleted."""
         # Told again while the store is away: what it keeps is forgotten once it is stored.
         if message_id is None:
             self._posting.pop((match_id, seat), None)
@@ -419,13 +432,20 @@ class Shows:
         seat_record = self.store.get_match(match_id).seats[seat]
         if message_id != seat_record.hand_message_id:
             old = self._posting.pop((match_id, seat), None)  # what it replaces, when rendered
-            if not self.store.replace_hand_message(match_id, seat, old, message_id, shown):
-                self._spare_hand(match_id, seat, message_id)
-            return None
+            write = functools.partial(
+                self.store.replace_hand_message, match_id, seat, old, message_id, shown
+            )
+            return Then(
+                write, lambda stored: self._spare_unless(stored, match_id, seat, message_id)
+            )
         self._posting.pop((match_id, seat), None)
         if shown != seat_record.hand_digest or seat_record.hand_pending != shown:
             return functools.partial(self.store.set_hand_digest, match_id, seat, shown)
         return None
+
+    def _spare_unless(self, stored: object, match_id: int, seat: int, message_id: int) -> None:
+        if not stored:
+            self._spare_hand(match_id, seat, message_id)
 
     def _spare_hand(self, match_id: int, seat: int, message_id: int) -> None:
         """Another instance posted the seat's hand and stored it first (this one lost its
@@ -550,37 +570,9 @@ class Shows:
     def final_ranking(
         self, record: MatchRecord, match: GameMatch, lang: str | None = None
     ) -> Rendered:
-        """The ranking at the end of the match, the seed revealed, the rematch button (in the
-        group's language, or ``lang``)."""
+        """The ranking at the end of the match (in the group's language, or ``lang``)."""
         lang = lang or self.people.group_lang(record.chat_id)
-        outcome = match.outcome
-        stopped = outcome is None or outcome.stopped
-        seed = t(lang, "match.seed", seed=str(record.seed))  # the deals can be checked
-        text = table_render.labelled(
-            lang, record, f"{self.result_text(record, match, lang)}\n{seed}"
-        )
-        if stopped:
-            return text, None
-        button = InlineKeyboardButton(
-            t(lang, "btn.rematch"), callback_data=callbacks.rematch(record.id)
-        )
-        return text, InlineKeyboardMarkup([[button]])
-
-    def result_text(self, record: MatchRecord, match: GameMatch, lang: str) -> str:
-        """How the match ended: the winner and the standings with the points in words, who
-        abandoned; or that it was interrupted."""
-        outcome = match.outcome
-        stopped = outcome is None or outcome.stopped
-        mp = list(outcome.mp) if outcome else [0] * match.players
-        vp = list(outcome.vp) if outcome else [0] * match.players
-        winners = list(outcome.winners) if outcome else []
-        names = self.matches.names(record)
-        text = table_render.match_result_text(mp, vp, winners, names, lang, stopped)
-        gone = [table_render.name_of(names, s) for s in match.abandoned_seats]
-        if gone:
-            names_text = table_render.names_list(lang, gone)
-            text += "\n" + t(lang, "match.abandoned", names=names_text, count=len(gone))
-        return text
+        return ending.final_ranking(record, match, self.matches.names(record), lang)
 
     def everything(self, record: MatchRecord) -> None:
         """The table, every hand and the bells (after a start or a resume), after the end of

@@ -18,6 +18,7 @@ from bot.delivery.work import (
     Render,
     Send,
     Stored,
+    Then,
     digest,
 )
 
@@ -34,6 +35,7 @@ __all__ = [
     "Send",
     "SlidingWindow",
     "Stored",
+    "Then",
     "TokenBucket",
     "digest",
 ]

@@ -34,6 +34,7 @@ from bot.delivery.work import (
     Reserve,
     Send,
     Stored,
+    Then,
     closes_chat,
     digest,
     retry_seconds,
@@ -255,7 +256,7 @@ class Courier:
         except Exception:  # the database is away: the claim went with its connection
             log.exception("a delivery could not be given back")
 
-    async def _tell(self, queue: ChatQueue, tell: Callable[[], Stored | None]) -> None:
+    async def _tell(self, queue: ChatQueue, tell: Callable[[], Stored | Then | None]) -> None:
         """Tell the store what Telegram did (a message id, a digest; the write ``tell`` returns
         runs off the event loop): what the bot shows next depends on it, so when the store
         does not answer, the chat waits and tells it again until it does (or the outbox
@@ -264,7 +265,9 @@ class Courier:
         while True:
             try:
                 write = tell()
-                if write is not None:
+                if isinstance(write, Then):
+                    write.then(await self.off(write.write))
+                elif write is not None:
                     await self.off(write)
                 return
             except self.unavailable as error:

@@ -85,10 +85,20 @@ Stored = Callable[[], object]
 """A write to the store alone (what a message shows now), which the outbox runs off the event
 loop before the chat's next piece of work."""
 
-Done = Callable[[int | None, str | None], Stored | None]
+
+@dataclass(frozen=True, slots=True)
+class Then:
+    """A write to the store that the outbox runs off the event loop, then ``then`` on the
+    loop, told what the write returned (what follows depends on it being stored)."""
+
+    write: Stored
+    then: Callable[[object], None]
+
+
+Done = Callable[[int | None, str | None], Stored | Then | None]
 """Told the message id and digest once a message shows its render (None, None: the chat is
-closed to the bot); it may return the store's write that records it, for the outbox to run
-off the event loop."""
+closed to the bot); it may return the store's write that records it (and what follows it),
+for the outbox to run off the event loop."""
 
 
 class Claim(Protocol):
