@@ -126,6 +126,7 @@ class Tavolo:
         self.languages = Languages(store, self.people, self.outbox)
         self.guide = Guide(self.people, self.reply)
         self.outbox.on_closed = self.chat_closed
+        self.outbox.on_topic_gone = self.tables.topic_gone
         self.outbox.pointer = lambda chat_id: t(self.group_lang(chat_id), "cmd.see_above")
 
     # --- what tests and handlers read --------------------------------------------------------
@@ -149,9 +150,10 @@ class Tavolo:
 
     async def drain(self) -> None:
         """Wait until every computer turn is played and every message is out."""
-        while self.computers.busy or self.work.busy or not self.outbox.idle:
+        while self.computers.busy or self.work.busy or self.tables.busy or not self.outbox.idle:
             await self.computers.settle()
             await self.work.settle()
+            await self.tables.settle()
             await self.outbox.drain()
 
     async def close(self, grace: float) -> None:

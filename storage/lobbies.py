@@ -62,7 +62,7 @@ class LobbyStore(StoreBase):
         ``seed`` the engine seed (e.g. :func:`engine.cards.secure_seed`). Raises
         :class:`ChatBusy` if the chat's ``tables`` tables all have a match in the lobby or
         playing (two instances opening one at once: the unique constraint decides).
-        ``thread_id``: the forum topic it plays in.
+        ``thread_id``: the forum topic it plays in (one at a time: else :class:`ChatBusy`).
         """
         _check_game(game)
         if len(str(seed)) > 40:
@@ -76,9 +76,11 @@ class LobbyStore(StoreBase):
                 busy = self._active_rows(s, chat_id)
                 taken = {row.table_number for row in busy}
                 free = [number for number in range(1, tables + 1) if number not in taken]
-                if not free:
-                    assert busy and busy[0].id is not None
-                    raise ChatBusy(self.database, chat_id, busy[0].id)
+                here = [row for row in busy if thread_id is not None and row.thread_id == thread_id]
+                if not free or here:  # a forum's topic holds one table
+                    first = (here or busy)[0]
+                    assert first.id is not None
+                    raise ChatBusy(self.database, chat_id, first.id)
                 now = _now()
                 row = MatchTable(
                     chat_id=chat_id,

@@ -217,6 +217,10 @@ class MessageStore(StoreBase):
             )
             self._kept.changed(before, since, seat, **(gone if done.rowcount == 1 else {}))
 
+    def set_thread(self, match_id: int, thread_id: int | None) -> None:
+        """The forum topic the match plays in (None: the group itself, its topic gone)."""
+        self._update_match(match_id, thread_id=thread_id)
+
     def set_deadline(self, match_id: int, when: datetime | None, seat: int | None = None) -> None:
         """Set the turn deadline (timezone-aware) of ``seat``, or clear it with None."""
         _check_when(when)

@@ -74,6 +74,9 @@ class Courier:
         self.shown: dict[tuple[int, int], str] = {}
         self.newest: dict[int, int] = {}
         """The newest message id seen in each chat (sent, or received): how far down it is."""
+        self.on_topic_gone: Callable[[int, int], None] | None = None
+        """Told of a forum topic Telegram refused a message for (deleted or closed): what
+        played there plays in the group itself from now on."""
         self.threads: dict[tuple[int, int], int] = {}
         """The forum topic of the messages seen in one (chat, message): where replies go."""
         self.newest_in: dict[tuple[int, int | None], int] = {}
@@ -155,6 +158,8 @@ class Courier:
                 log.warning(
                     "topic %s of %s is gone: to the group instead", work.thread, queue.chat_id
                 )
+                if self.on_topic_gone is not None:
+                    self.on_topic_gone(queue.chat_id, work.thread)
                 work.thread = None  # the forum's topic was deleted or closed: not lost for it
                 raise Later(0.0, counts=False) from error
             raise

@@ -322,6 +322,7 @@ async def test_a_table_plays_in_the_forum_topic_it_was_opened_in(
         moved = server.message(FORUM, service.store.get_match(second.id).table_message_id or 0)
         assert moved is not None and moved.thread_id is None
         assert moved.text.splitlines()[0] == "🪑 Tavolo 2"
+        assert service.store.get_match(second.id).thread_id is None  # for good
 
 
 OWN = -100795

@@ -129,6 +129,9 @@ class TestLobby:
         assert store.active_match_in_chat(-100) == first
         assert store.active_matches_in_chat(-200) == []
         topic = store.create_match(-300, "scopone", {}, 5, "Eva", seed=5, thread_id=77)
+        with pytest.raises(ChatBusy) as caught:  # a topic holds one table
+            store.create_match(-300, "scopone", {}, 6, "Fede", seed=6, tables=3, thread_id=77)
+        assert caught.value.match_id == topic.id
         assert (topic.thread_id, store.get_match(topic.id).thread_id, first.thread_id) == (
             77,
             77,
