@@ -29,7 +29,7 @@ from testkit.fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
 from testkit.fake_telegram.html import parse_html
 
 GROUP = -100770
-ANNA, BEA, CARLO = 1771, 1772, 1773
+ANNA, BEA, CARLO, DORA = 1771, 1772, 1773, 1774
 PEOPLE = [(ANNA, "Anna", "it"), (BEA, "Bea", "it"), (CARLO, "Carlo", "it")]
 STALE = "Questo pulsante non è più valido."
 WHICH = "🪑 Qui si gioca a più tavoli: scegli quale."
@@ -135,6 +135,17 @@ async def test_two_tables_in_one_group(fake_telegram: FakeTelegramServer, tmp_pa
         assert pointed.text == "Qui sei già a un tavolo: ⬆️"
         assert pointed.reply_to is not None
         assert pointed.reply_to.message_id == first.table_message_id
+
+
+async def _said(
+    server: FakeTelegramServer, service: Tavolo, user: FakeUser, topic: int, text: str
+) -> tuple[FakeMessage, FakeMessage]:
+    """``user`` writes ``text`` in a forum's ``topic``: the message, and the bot's last one."""
+    asked = user.send(FORUM, text, thread=topic)
+    await settle(server, service)
+    said = server.last_message(FORUM, from_bot=True)
+    assert said is not None
+    return asked, said
 
 
 def _button(message: FakeMessage, start: str) -> str:
@@ -256,15 +267,22 @@ async def test_a_table_plays_in_the_forum_topic_it_was_opened_in(
     the answers to the commands typed there go to that topic; a command typed in a topic
     concerns its table; a second ``/nuova`` there points at it."""
     server, database = fake_telegram, tmp_path / "forum.db"
-    people = [(ANNA, "Anna", "it"), (BEA, "Bea", "it"), (CARLO, "Carlo", "it")]
+    people = [
+        (ANNA, "Anna", "it"),
+        (BEA, "Bea", "it"),
+        (CARLO, "Carlo", "it"),
+        (DORA, "Dora", "it"),
+    ]
     users = [server.add_user(user, name, language_code=lang) for user, name, lang in people]
     for user in users:
         user.start_private()
-    anna, bea, carlo = users
-    server.add_group(FORUM, "Circolo", members=[ANNA, BEA, CARLO], admins=[ANNA], forum=True)
+    anna, bea, carlo, dora = users
+    members = [user for user, _, _ in people]
+    server.add_group(FORUM, "Circolo", members=members, admins=[ANNA], forum=True)
     scala, scopa = server.add_topic(FORUM, "Scala 40"), server.add_topic(FORUM, "Scopone")
     server.pop_updates()
     with Store.open(f"sqlite:///{database}") as store:
+        store.set_tables(FORUM, 4)
         for user, _, _ in people:
             store.set_private_chat(user, True)
     async with running_bot(server, database) as service:
@@ -282,16 +300,12 @@ async def test_a_table_plays_in_the_forum_topic_it_was_opened_in(
         assert tables[1].text.splitlines()[0] == "🪑 Tavolo 2" and tables[1].thread_id == scopa
 
         # Carlo sits at no table: in a topic, the command concerns the topic's table.
-        asked = carlo.send(FORUM, "/punti", thread=scopa)
-        await settle(server, service)
-        score = server.last_message(FORUM, from_bot=True)
-        assert score is not None and score.text == "🪑 Tavolo 2\nPunteggio\nBea: 0\n🤖 1: 0"
+        asked, score = await _said(server, service, carlo, scopa, "/punti")
+        assert score.text == "🪑 Tavolo 2\nPunteggio\nBea: 0\n🤖 1: 0"
         assert score.thread_id == scopa and score.reply_to is not None
         assert score.reply_to.message_id == asked.message_id
-        carlo.send(FORUM, "/nuova scala40", thread=scala)
-        await settle(server, service)
-        pointer = server.last_message(FORUM, from_bot=True)
-        assert pointer is not None and pointer.text == "C'è già una partita in corso qui: ⬆️"
+        _, pointer = await _said(server, service, carlo, scala, "/nuova scala40")
+        assert pointer.text == "C'è già una partita in corso qui: ⬆️"
         assert pointer.thread_id == scala and pointer.reply_to is not None
         assert pointer.reply_to.message_id == first.table_message_id
         # In the General topic nothing tells which: the group is asked.
@@ -299,17 +313,14 @@ async def test_a_table_plays_in_the_forum_topic_it_was_opened_in(
         assert which.text == WHICH and which.thread_id is None
 
         # A new topic gets its own table, even with a lobby of that game waiting elsewhere.
-        third = server.add_topic(FORUM, "Terzo")
-        carlo.send(FORUM, "/nuova scala40", thread=third)
-        await settle(server, service)
-        lobby = server.last_message(FORUM, from_bot=True)
-        assert lobby is not None and lobby.thread_id == third
-        assert lobby.text.splitlines()[0] == "🪑 Tavolo 3"
+        third, fourth = server.add_topic(FORUM, "Terzo"), server.add_topic(FORUM, "Quarto")
+        for user, topic, number in ((carlo, third, 3), (dora, fourth, 4)):
+            _, lobby = await _said(server, service, user, topic, "/nuova scala40")
+            assert lobby.thread_id == topic and lobby.text.splitlines()[0] == f"🪑 Tavolo {number}"
+            assert f"1. {user.first_name}" in lobby.text.splitlines()
         # Anna, at table 1 in another topic, is pointed there with a link, from this topic.
-        asked = anna.send(FORUM, "/nuova scala40", thread=third)
-        await settle(server, service)
-        pointer = server.last_message(FORUM, from_bot=True)
-        assert pointer is not None and pointer.text == "Qui sei già a un tavolo: ➡️"
+        asked, pointer = await _said(server, service, anna, third, "/nuova scala40")
+        assert pointer.text == "Qui sei già a un tavolo: ➡️"
         assert pointer.thread_id == third and pointer.reply_to is not None
         assert pointer.reply_to.message_id == asked.message_id
         url = f"https://t.me/c/790/{scala}/{first.table_message_id}"
