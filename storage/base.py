@@ -351,7 +351,7 @@ class StoreBase:
         self, s: Session, chat_id: int, user_id: int | None, match_id: int | None
     ) -> None:
         """:class:`SeatedElsewhere` when the person sits at another active match of the chat
-        (docs/rules-notes.md T-4)."""
+        (docs/rules-notes.md ST-4)."""
         if user_id is None:
             return
         query = (

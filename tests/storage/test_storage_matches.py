@@ -139,7 +139,7 @@ class TestLobby:
         )
 
     def test_a_person_sits_at_one_table_of_a_group(self, store: Store) -> None:
-        """docs/rules-notes.md T-4, decided in the write itself: two lobbies joined at once
+        """docs/rules-notes.md ST-4, decided in the write itself: two lobbies joined at once
         (two taps, two instances) cannot both seat the same person."""
         first = store.create_match(-100, "scopone", {}, 1, "Anna", seed=1, tables=3)
         second = store.create_match(-100, "scopone", {}, 2, "Bea", seed=2, tables=3)
