@@ -288,25 +288,12 @@ class Lobby:
                 return Answer(t(lang, "ans.already_joined" if seated else "ans.rematch_open"))
             if self.tables.seated(chat_id, user_id) is not None:
                 return Answer(t(lang, "ans.seated_elsewhere"), alert=True)
-            host, limit = record.seats[presser].name, self.tables.limit(chat_id)
             try:
-                new = self.store.create_match(
-                    chat_id,
-                    record.game,
-                    record.options,
-                    user_id,
-                    host,
-                    secure_seed(),
-                    limit,
-                    record.thread_id,
-                )
+                new = self._open_rematch(record, presser)
             except ChatBusy:
                 return Answer(t(lang, "ans.tables_full"), alert=True)
             except SeatedElsewhere:
                 return Answer(t(lang, "ans.seated_elsewhere"), alert=True)
-            for seat in record.seats:
-                if seat.is_computer:
-                    new = self.store.add_seat(new.id, None, seat.name, seat.computer_level)
             asked = [
                 s.name
                 for s in record.seats
@@ -316,8 +303,28 @@ class Lobby:
             ]
             self.shows.table(new)
             if asked:
-                self._ask_rematch(new, host, asked)
+                self._ask_rematch(new, record.seats[presser].name, asked)
         return Answer()
+
+    def _open_rematch(self, ended: MatchRecord, presser: int) -> MatchRecord:
+        """The rematch's lobby: the ended match's game, options and topic, at the chat's next
+        free table, hosted by the one who pressed, with its computers seated."""
+        host = ended.seats[presser]
+        assert host.user_id is not None
+        new = self.store.create_match(
+            ended.chat_id,
+            ended.game,
+            ended.options,
+            host.user_id,
+            host.name,
+            secure_seed(),
+            self.tables.limit(ended.chat_id),
+            ended.thread_id,
+        )
+        for seat in ended.seats:
+            if seat.is_computer:
+                new = self.store.add_seat(new.id, None, seat.name, seat.computer_level)
+        return new
 
     def _rematch_of(self, ended: MatchRecord) -> MatchRecord | None:
         """The rematch of a match that ended, already open: a lobby of its chat of the same

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import delete
-from sqlmodel import col
+from sqlmodel import Session, col
 
 from engine.games import GAMES
 from storage.base import StoreBase, _check_game, _dump, _name, _next_host, _now
@@ -73,19 +73,12 @@ class LobbyStore(StoreBase):
             with self._session(write=True, touches=NOTHING) as s:
                 self._hold_chat(s, chat_id)
                 self._check_seated_elsewhere(s, chat_id, creator_id, None)
-                busy = self._active_rows(s, chat_id)
-                taken = {row.table_number for row in busy}
-                free = [number for number in range(1, tables + 1) if number not in taken]
-                here = [row for row in busy if thread_id is not None and row.thread_id == thread_id]
-                if not free or here:  # a forum's topic holds one table
-                    first = (here or busy)[0]
-                    assert first.id is not None
-                    raise ChatBusy(self.database, chat_id, first.id)
+                number = self._free_table(s, chat_id, tables, thread_id)
                 now = _now()
                 row = MatchTable(
                     chat_id=chat_id,
                     active_chat_id=chat_id,
-                    table_number=free[0],
+                    table_number=number,
                     thread_id=thread_id,
                     game=game,
                     options=_dump(options),
@@ -108,6 +101,19 @@ class LobbyStore(StoreBase):
             return record
 
         return self._retrying(attempt)
+
+    def _free_table(self, s: Session, chat_id: int, tables: int, thread_id: int | None) -> int:
+        """The chat's lowest free table of ``tables``; :class:`ChatBusy` when they are all
+        taken, or when the forum topic ``thread_id`` holds one already."""
+        busy = self._active_rows(s, chat_id)
+        taken = {row.table_number for row in busy}
+        free = [number for number in range(1, tables + 1) if number not in taken]
+        here = [row for row in busy if thread_id is not None and row.thread_id == thread_id]
+        if free and not here:
+            return free[0]
+        first = (here or busy)[0]
+        assert first.id is not None
+        raise ChatBusy(self.database, chat_id, first.id)
 
     def add_seat(
         self, match_id: int, user_id: int | None, name: str, computer_level: str | None = None
