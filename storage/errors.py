@@ -24,6 +24,14 @@ class MatchNotFound(StoreError):
         super().__init__(database, f"there is no match {match_id}")
 
 
+class TournamentNotFound(StoreError):
+    """No tournament has this id."""
+
+    def __init__(self, database: str, tournament_id: int) -> None:
+        self.tournament_id = tournament_id
+        super().__init__(database, f"there is no tournament {tournament_id}")
+
+
 class StaleVersion(StoreError):
     """A write was based on an old version: someone else wrote first, and nothing was written.
 
@@ -52,7 +60,8 @@ class WrongStatus(StoreError):
 
 
 class ChatBusy(StoreError):
-    """The chat already has a match in the lobby or being played (one at a time per group)."""
+    """Every table the chat allows has a match in the lobby or being played (or the forum
+    topic asked for holds one): ``match_id`` names one of them."""
 
     def __init__(self, database: str, chat_id: int, match_id: int) -> None:
         self.chat_id = chat_id

@@ -350,6 +350,82 @@ class SeasonTable(SQLModel, table=True):
     announced_at: datetime | None = _time(nullable=True)
 
 
+class TournamentTable(SQLModel, table=True):
+    """A group's tournament (docs/rules.md T-1 to T-4): its rules, its status and the round it
+    is at (0 before it starts). ``options`` are the matches' (JSON); ``message_id`` the group's
+    registration message, then its board."""
+
+    __tablename__ = "tournaments"
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_id: int = _id(nullable=False, index=True)
+    thread_id: int | None = _id()
+    organiser_id: int | None = _id()
+    game: str = _text(length=16)
+    format: str = _text(length=16)
+    pairs: bool = Field(sa_column=Column(Boolean, nullable=False))
+    table_size: int = _int()
+    options: str = _text()
+    rounds: int | None = _int(nullable=True)
+    round_seconds: int = _int()
+    computers: str | None = _text(nullable=True, length=16)
+    """The computer level that fills an odd count (None: none)."""
+    status: str = _text(length=16)
+    round: int = _int()
+    message_id: int | None = _id()
+    version: int = _int()
+    created_at: datetime = _time()
+    updated_at: datetime = _time()
+    finished_at: datetime | None = _time(nullable=True)
+
+
+class EntryTable(SQLModel, table=True):
+    """An entrant of a tournament: a person, a pair (``partner_id``) or a computer; ``entry``
+    numbers them in the order they entered, ``seed`` in the seeding fixed at the start."""
+
+    __tablename__ = "tournament_entries"
+    __table_args__ = (UniqueConstraint("tournament_id", "user_id"),)
+
+    tournament_id: int = Field(
+        sa_column=Column(
+            Integer, ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    entry: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    user_id: int | None = _id()
+    partner_id: int | None = _id()
+    name: str = _text(length=NAME_LENGTH)
+    computer_level: str | None = _text(nullable=True, length=16)
+    seed: int | None = _int(nullable=True)
+    withdrawn: bool = Field(
+        default=False, sa_column=Column(Boolean, nullable=False, server_default=false())
+    )
+
+
+class PairingTable(SQLModel, table=True):
+    """A table of a tournament's round: its entrants in seat order (JSON), its match once
+    opened, and each entrant's VP and MP once it ended (JSON ``{entry: [vp, mp]}``). The key
+    pairs a round once."""
+
+    __tablename__ = "tournament_tables"
+
+    tournament_id: int = Field(
+        sa_column=Column(
+            Integer, ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    round: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    table: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    entries: str = _text()
+    match_id: int | None = Field(
+        default=None,
+        sa_column=Column(
+            Integer, ForeignKey("matches.id", ondelete="SET NULL"), nullable=True, index=True
+        ),
+    )
+    result: str | None = _text(nullable=True)
+
+
 class SettingTable(SQLModel, table=True):
     """A value every bot instance on the database shares, by name."""
 

@@ -17,11 +17,13 @@ from storage.kept import ABSENT, CHAT, NOTHING, USER, Absent
 from storage.models import (
     ChatTable,
     ConfirmationTable,
+    EntryTable,
     MatchTable,
     RatingTable,
     ResultTable,
     SeasonTable,
     SeatTable,
+    TournamentTable,
     UserTable,
 )
 from storage.records import (
@@ -47,6 +49,7 @@ _CHAT_COLUMNS: tuple[tuple[type[SQLModel], str], ...] = (
     (ResultTable, "chat_id"),
     (ConfirmationTable, "chat_id"),
     (SeasonTable, "chat_id"),
+    (TournamentTable, "chat_id"),
 )
 """Every column holding a group's chat id (a supergroup upgrade changes them in place)."""
 
@@ -311,6 +314,25 @@ class PeopleStore(StoreBase):
             ]
             return counts[0]
 
+    @staticmethod
+    def _anonymise_entries(s: Session, user_id: int) -> None:
+        """A person's tournament entries (alone or in a pair) stay in the standings as "a
+        former player"."""
+        for mine in (col(EntryTable.user_id) == user_id, col(EntryTable.partner_id) == user_id):
+            s.exec(
+                update(EntryTable)
+                .where(mine)
+                .values(name=ANONYMOUS)
+                .execution_options(synchronize_session=False)
+            )
+        for column in ("user_id", "partner_id"):
+            s.exec(
+                update(EntryTable)
+                .where(col(getattr(EntryTable, column)) == user_id)
+                .values({column: None})
+                .execution_options(synchronize_session=False)
+            )
+
     def delete_user_data(self, user_id: int) -> list[int]:
         """Erase a person: profile, language, results, ratings. They leave every lobby (one they
         host passes to the next seated person, or is cancelled when no person is left); their seats
@@ -323,6 +345,7 @@ class PeopleStore(StoreBase):
             lobbies = self._leave_lobbies(s, user_id)
             s.exec(delete(ResultTable).where(col(ResultTable.user_id) == user_id))
             s.exec(delete(RatingTable).where(col(RatingTable.user_id) == user_id))
+            self._anonymise_entries(s, user_id)
             s.exec(delete(ConfirmationTable).where(col(ConfirmationTable.user_id) == user_id))
             s.exec(delete(UserTable).where(col(UserTable.user_id) == user_id))
             s.exec(delete(ChatTable).where(col(ChatTable.chat_id) == user_id))

@@ -6,6 +6,7 @@ the :class:`~storage.store.Store` again.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
@@ -167,6 +168,69 @@ class MoveRecord:
     seat: int | None
     action: str
     at: datetime
+
+
+TOURNAMENT_STATUSES: Final = ("open", "running", "finished", "cancelled")
+"""A tournament's life: registration, rounds, its end (or cancelled before it ended)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRecord:
+    """A tournament's entrant: a person (with ``partner_id``, a pair) or a computer
+    (``computer_level``), numbered as it entered; ``seed`` once the tournament started."""
+
+    entry: int
+    user_id: int | None
+    partner_id: int | None
+    name: str
+    computer_level: str | None = None
+    seed: int | None = None
+    withdrawn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PairingRecord:
+    """A table of a tournament's round: its entrants in seat order, its match once opened,
+    and each entrant's (VP, MP) once that ended (None: not yet)."""
+
+    round: int
+    table: int
+    entries: tuple[int, ...]
+    match_id: int | None = None
+    result: Mapping[int, tuple[int, int]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    """A group's tournament as stored (docs/rules.md T-1 to T-4): its rules, status, the round
+    it is at (0 before the start), its entrants and the tables of its rounds so far.
+    ``options`` are its matches' (a fresh dict)."""
+
+    id: int
+    chat_id: int
+    thread_id: int | None
+    organiser_id: int | None
+    game: str
+    format: str
+    pairs: bool
+    table_size: int
+    options: dict[str, Any]
+    rounds: int | None
+    round_seconds: int
+    computers: str | None
+    status: str
+    round: int
+    message_id: int | None
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    entries: tuple[EntryRecord, ...]
+    tables: tuple[PairingRecord, ...]
+
+    def entry_of(self, user_id: int) -> EntryRecord | None:
+        """The entry of a person (alone, or in a pair), if they entered."""
+        return next((e for e in self.entries if user_id in (e.user_id, e.partner_id)), None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,6 +58,7 @@ from storage.messages import MessageStore
 from storage.models import SettingTable
 from storage.people import PeopleStore
 from storage.results import ResultStore
+from storage.tournaments import TournamentStore
 from storage.work import Hold, MatchLocks
 
 MIGRATIONS: Final = Path(__file__).with_name("migrations")
@@ -119,7 +120,9 @@ def schema_head() -> str:
     return head
 
 
-class Store(LobbyStore, MatchStore, MessageStore, DueStore, PeopleStore, ResultStore):
+class Store(
+    LobbyStore, MatchStore, MessageStore, DueStore, PeopleStore, ResultStore, TournamentStore
+):
     """Tavolo's persistent state, on SQLite (the default) or any SQLAlchemy database.
 
     Open it with :meth:`Store.open`, which also brings the schema up to date; share one store

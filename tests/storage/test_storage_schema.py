@@ -32,6 +32,9 @@ TABLES = {
     "seasons",
     "seats",
     "settings",
+    "tournament_entries",
+    "tournament_tables",
+    "tournaments",
     "users",
     "work",
 }

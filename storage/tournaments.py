@@ -1,0 +1,342 @@
+"""The store's tournaments (docs/rules.md T-1 to T-4): registration, the start with its seeding,
+each round's tables (paired once: their key is the round's), the match each table plays and its
+result, and the end.
+
+What to pair and how to rank is the engine's (:mod:`engine.tournament`); the store keeps what
+was decided, so that a restart (or another instance) carries on from it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+from engine.games import GAMES
+from storage.base import StoreBase, _dump, _name, _now
+from storage.errors import AlreadySeated, SeatError, StaleVersion, TournamentNotFound, WrongStatus
+from storage.kept import NOTHING
+from storage.models import EntryTable, PairingTable, TournamentTable
+from storage.records import EntryRecord, PairingRecord, TournamentRecord
+
+FORMATS = ("robin", "knockout", "danish")
+"""Round robin (girone all'italiana), knock-out (eliminazione diretta), the Danish system."""
+
+
+class TournamentStore(StoreBase):
+    """Tournaments, their entrants and the tables of their rounds."""
+
+    def create_tournament(
+        self,
+        chat_id: int,
+        game: str,
+        format: str,
+        options: dict[str, Any],
+        *,
+        organiser_id: int | None,
+        pairs: bool = False,
+        table_size: int = 2,
+        rounds: int | None = None,
+        round_seconds: int = 86_400,
+        computers: str | None = None,
+        thread_id: int | None = None,
+    ) -> TournamentRecord:
+        """A tournament open for registration in ``chat_id`` (its forum topic ``thread_id``):
+        ``format`` one of :data:`FORMATS`, entrants alone or in ``pairs``, tables of
+        ``table_size``, ``rounds`` (the Danish system's), the time a round has, and the computer
+        level that fills an odd count (None: none)."""
+        if game not in GAMES or format not in FORMATS or not 2 <= table_size <= 4:
+            raise ValueError(f"no such tournament: {game} {format} at tables of {table_size}")
+        now = _now()
+        row = TournamentTable(
+            chat_id=chat_id,
+            thread_id=thread_id,
+            organiser_id=organiser_id,
+            game=game,
+            format=format,
+            pairs=pairs,
+            table_size=table_size,
+            options=_dump(options),
+            rounds=rounds,
+            round_seconds=round_seconds,
+            computers=computers,
+            status="open",
+            round=0,
+            version=0,
+            created_at=now,
+            updated_at=now,
+        )
+        with self._session(write=True, touches=NOTHING) as s:
+            s.add(row)
+            s.flush()
+            return _tournament(row, [], [])
+
+    def enter_tournament(
+        self, tournament_id: int, user_id: int, name: str, partner_id: int | None = None
+    ) -> TournamentRecord:
+        """Enter a person (with ``partner_id``, a pair) while registration is open:
+        :class:`WrongStatus` after it, :class:`AlreadySeated` for someone entered already."""
+        with self._session(write=True, touches=NOTHING) as s:
+            row = self._locked(s, tournament_id, "open")
+            entries = self._entries(s, tournament_id)
+            people = {p for e in entries for p in (e.user_id, e.partner_id) if p is not None}
+            if {user_id, partner_id} & people:
+                raise AlreadySeated(self.database, tournament_id, f"user {user_id} entered")
+            number = max((e.entry for e in entries), default=0) + 1
+            s.add(
+                EntryTable(
+                    tournament_id=tournament_id,
+                    entry=number,
+                    user_id=user_id,
+                    partner_id=partner_id,
+                    name=_name(name),
+                )
+            )
+            return self._changed(s, row)
+
+    def withdraw_from_tournament(self, tournament_id: int, user_id: int) -> TournamentRecord:
+        """A person leaves: during registration their entry goes; once it runs it is withdrawn
+        (docs/rules.md T-4: the rounds to come skip it). :class:`SeatError` if they never
+        entered."""
+        with self._session(write=True, touches=NOTHING) as s:
+            row = self._locked(s, tournament_id, "open", "running")
+            entry = next(
+                (
+                    e
+                    for e in self._entries(s, tournament_id)
+                    if user_id in (e.user_id, e.partner_id)
+                ),
+                None,
+            )
+            if entry is None:
+                raise SeatError(self.database, tournament_id, f"user {user_id} never entered")
+            if row.status == "open":
+                s.delete(entry)
+            else:
+                entry.withdrawn = True
+            s.flush()
+            return self._changed(s, row)
+
+    def start_tournament(
+        self,
+        tournament_id: int,
+        order: Sequence[int],
+        expected_version: int,
+        computers: Sequence[tuple[str, str]] = (),
+    ) -> TournamentRecord:
+        """Start it: ``computers`` (name, level) join as the last entrants, and the seeding is
+        ``order`` (every person's entry, the top seed first) followed by them. Only from the
+        registration, at ``expected_version`` (:class:`StaleVersion`)."""
+        with self._session(write=True, touches=NOTHING) as s:
+            row = self._locked(s, tournament_id, "open")
+            if row.version != expected_version:
+                raise StaleVersion(self.database, tournament_id, expected_version, row.version)
+            entries = self._entries(s, tournament_id)
+            if sorted(order) != sorted(e.entry for e in entries):
+                raise ValueError(f"the seeding {list(order)} does not order every entrant")
+            for number, (name, level) in enumerate(computers, len(entries) + 1):
+                entries.append(
+                    EntryTable(
+                        tournament_id=tournament_id,
+                        entry=number,
+                        name=_name(name),
+                        computer_level=level,
+                    )
+                )
+                s.add(entries[-1])
+            seeding = [*order, *range(len(order) + 1, len(entries) + 1)]
+            by_number = {e.entry: e for e in entries}
+            for seed, number in enumerate(seeding, 1):
+                by_number[number].seed = seed
+            row.status = "running"
+            s.flush()
+            return self._changed(s, row)
+
+    def pair_round(
+        self, tournament_id: int, round_: int, tables: Sequence[Sequence[int]]
+    ) -> TournamentRecord:
+        """Store round ``round_``'s tables (each its entries in seat order), the round after
+        the current one: a round is paired once (:class:`StaleVersion` if another instance,
+        or a restart, paired it first)."""
+        with self._session(write=True, touches=NOTHING) as s:
+            row = self._locked(s, tournament_id, "running")
+            if round_ != row.round + 1:
+                raise StaleVersion(self.database, tournament_id, round_ - 1, row.round)
+            for number, entries in enumerate(tables, 1):
+                s.add(
+                    PairingTable(
+                        tournament_id=tournament_id,
+                        round=round_,
+                        table=number,
+                        entries=json.dumps(list(entries)),
+                    )
+                )
+            row.round = round_
+            s.flush()
+            return self._changed(s, row)
+
+    def link_table_match(
+        self, tournament_id: int, round_: int, table: int, match_id: int
+    ) -> TournamentRecord:
+        """The match a round's table plays."""
+        with self._session(write=True, touches=NOTHING) as s:
+            row = self._locked(s, tournament_id, "running")
+            self._pairing(s, tournament_id, round_, table).match_id = match_id
+            s.flush()
+            return self._changed(s, row)
+
+    def record_table_result(
+        self,
+        tournament_id: int,
+        round_: int,
+        table: int,
+        result: Mapping[int, tuple[int, int]],
+    ) -> bool:
+        """Each entrant's (VP, MP) at a round's table, once its match ended: False when it was
+        stored already (the match ended once; a second report changes nothing)."""
+        with self._session(write=True, touches=NOTHING) as s:
+            row = self._locked(s, tournament_id, "running")
+            pairing = self._pairing(s, tournament_id, round_, table)
+            if pairing.result is not None:
+                return False
+            pairing.result = json.dumps({str(k): list(v) for k, v in result.items()})
+            s.flush()
+            self._changed(s, row)
+            return True
+
+    def end_tournament(self, tournament_id: int, status: str = "finished") -> TournamentRecord:
+        """Its end: ``finished`` (every round played) or ``cancelled``."""
+        if status not in ("finished", "cancelled"):
+            raise ValueError(f"a tournament ends finished or cancelled, not {status}")
+        with self._session(write=True, touches=NOTHING) as s:
+            row = self._locked(s, tournament_id, "open", "running")
+            row.status, row.finished_at = status, _now()
+            return self._changed(s, row)
+
+    def set_tournament_message(self, tournament_id: int, message_id: int | None) -> None:
+        """The group's message that shows the tournament (its registration, then its board)."""
+        with self._session(write=True, touches=NOTHING) as s:
+            s.exec(
+                update(TournamentTable)
+                .where(col(TournamentTable.id) == tournament_id)
+                .values(message_id=message_id)
+                .execution_options(synchronize_session=False)
+            )
+
+    def get_tournament(self, tournament_id: int) -> TournamentRecord:
+        """The tournament with its entrants and tables (:class:`TournamentNotFound`)."""
+        with self._session() as s:
+            row = s.get(TournamentTable, tournament_id)
+            if row is None:
+                raise TournamentNotFound(self.database, tournament_id)
+            return self._record(s, row)
+
+    def tournaments_in_chat(self, chat_id: int) -> list[TournamentRecord]:
+        """The group's tournaments, the latest first."""
+        with self._session() as s:
+            query = (
+                select(TournamentTable)
+                .where(col(TournamentTable.chat_id) == chat_id)
+                .order_by(col(TournamentTable.id).desc())
+            )
+            return [self._record(s, row) for row in s.exec(query).all()]
+
+    def tournament_of_match(self, match_id: int) -> tuple[TournamentRecord, PairingRecord] | None:
+        """The tournament whose table plays ``match_id``, and that table (None: a match of no
+        tournament)."""
+        with self._session() as s:
+            query = select(PairingTable).where(col(PairingTable.match_id) == match_id)
+            pairing = s.exec(query).first()
+            if pairing is None:
+                return None
+            row = s.get(TournamentTable, pairing.tournament_id)
+            assert row is not None
+            return self._record(s, row), _pairing_record(pairing)
+
+    def _locked(self, s: Session, tournament_id: int, *statuses: str) -> TournamentTable:
+        """The tournament's row, locked until the transaction ends, in one of ``statuses``."""
+        query = (
+            select(TournamentTable)
+            .where(col(TournamentTable.id) == tournament_id)
+            .with_for_update()
+        )
+        row = s.exec(query).first()
+        if row is None:
+            raise TournamentNotFound(self.database, tournament_id)
+        if row.status not in statuses:
+            raise WrongStatus(self.database, tournament_id, row.status, f"not {statuses}")
+        return row
+
+    def _entries(self, s: Session, tournament_id: int) -> list[EntryTable]:
+        query = (
+            select(EntryTable)
+            .where(col(EntryTable.tournament_id) == tournament_id)
+            .order_by(col(EntryTable.entry))
+        )
+        return list(s.exec(query).all())
+
+    def _pairing(self, s: Session, tournament_id: int, round_: int, table: int) -> PairingTable:
+        pairing = s.get(PairingTable, (tournament_id, round_, table))
+        if pairing is None:
+            raise ValueError(f"tournament {tournament_id} has no table {table} in round {round_}")
+        return pairing
+
+    def _changed(self, s: Session, row: TournamentTable) -> TournamentRecord:
+        """The tournament after a change: a new version."""
+        row.version += 1
+        row.updated_at = _now()
+        s.flush()
+        return self._record(s, row)
+
+    def _record(self, s: Session, row: TournamentTable) -> TournamentRecord:
+        assert row.id is not None
+        query = (
+            select(PairingTable)
+            .where(col(PairingTable.tournament_id) == row.id)
+            .order_by(col(PairingTable.round), col(PairingTable.table))
+        )
+        return _tournament(row, self._entries(s, row.id), s.exec(query).all())
+
+
+def _tournament(
+    row: TournamentTable, entries: Iterable[EntryTable], tables: Iterable[PairingTable]
+) -> TournamentRecord:
+    assert row.id is not None
+    return TournamentRecord(
+        id=row.id,
+        chat_id=row.chat_id,
+        thread_id=row.thread_id,
+        organiser_id=row.organiser_id,
+        game=row.game,
+        format=row.format,
+        pairs=row.pairs,
+        table_size=row.table_size,
+        options=json.loads(row.options),
+        rounds=row.rounds,
+        round_seconds=row.round_seconds,
+        computers=row.computers,
+        status=row.status,
+        round=row.round,
+        message_id=row.message_id,
+        version=row.version,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        finished_at=row.finished_at,
+        entries=tuple(
+            EntryRecord(
+                e.entry, e.user_id, e.partner_id, e.name, e.computer_level, e.seed, e.withdrawn
+            )
+            for e in entries
+        ),
+        tables=tuple(_pairing_record(p) for p in tables),
+    )
+
+
+def _pairing_record(row: PairingTable) -> PairingRecord:
+    result = None
+    if row.result is not None:
+        result = {int(k): (int(v[0]), int(v[1])) for k, v in json.loads(row.result).items()}
+    return PairingRecord(row.round, row.table, tuple(json.loads(row.entries)), row.match_id, result)
