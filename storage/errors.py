@@ -32,6 +32,17 @@ class TournamentNotFound(StoreError):
         super().__init__(database, f"there is no tournament {tournament_id}")
 
 
+class RoundPaired(StoreError):
+    """The tournament's round was paired already (by another instance, or before a restart),
+    or is not the next one: nothing was written."""
+
+    def __init__(self, database: str, tournament_id: int, round_: int, current: int) -> None:
+        self.tournament_id = tournament_id
+        super().__init__(
+            database, f"tournament {tournament_id} is at round {current}: round {round_} not paired"
+        )
+
+
 class StaleVersion(StoreError):
     """A write was based on an old version: someone else wrote first, and nothing was written.
 

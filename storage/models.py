@@ -392,14 +392,30 @@ class EntryTable(SQLModel, table=True):
         )
     )
     entry: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
-    user_id: int | None = _id()
-    partner_id: int | None = _id()
+    user_id: int | None = _id(index=True)
+    partner_id: int | None = _id(index=True)
     name: str = _text(length=NAME_LENGTH)
     computer_level: str | None = _text(nullable=True, length=16)
     seed: int | None = _int(nullable=True)
-    withdrawn: bool = Field(
-        default=False, sa_column=Column(Boolean, nullable=False, server_default=false())
+    withdrawn_round: int | None = _int(nullable=True)
+    """The round the entrant left at (0: before the first; None: still in): the rounds after it
+    skip it, the ones before keep what it played (docs/rules.md T-4)."""
+
+
+class RoundTable(SQLModel, table=True):
+    """A round of a tournament, paired once (its key): who has a bye (JSON, T-4.1) and when it
+    started (its deadline counts from then)."""
+
+    __tablename__ = "tournament_rounds"
+
+    tournament_id: int = Field(
+        sa_column=Column(
+            Integer, ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+        )
     )
+    round: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    byes: str = _text()
+    started_at: datetime = _time()
 
 
 class PairingTable(SQLModel, table=True):
@@ -415,12 +431,12 @@ class PairingTable(SQLModel, table=True):
         )
     )
     round: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
-    table: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    table_number: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
     entries: str = _text()
     match_id: int | None = Field(
         default=None,
         sa_column=Column(
-            Integer, ForeignKey("matches.id", ondelete="SET NULL"), nullable=True, index=True
+            Integer, ForeignKey("matches.id", ondelete="SET NULL"), nullable=True, unique=True
         ),
     )
     result: str | None = _text(nullable=True)

@@ -265,7 +265,8 @@ class PeopleStore(StoreBase):
         self._change_chat(chat_id, change)
 
     def migrate_chat(self, old_id: int, new_id: int) -> int:
-        """A group became a supergroup: move its matches, settings and results to ``new_id``.
+        """A group became a supergroup: move its matches, settings, results and tournaments to
+        ``new_id``.
 
         Done in place (same match ids, logs and snapshots). Settings already made in the new
         chat win over the old ones. Raises :class:`ChatBusy` (nothing changed) if both chats
@@ -316,25 +317,30 @@ class PeopleStore(StoreBase):
 
     @staticmethod
     def _anonymise_entries(s: Session, user_id: int) -> None:
-        """A person's tournament entries (alone or in a pair) stay in the standings as "a
-        former player"."""
-        for mine in (col(EntryTable.user_id) == user_id, col(EntryTable.partner_id) == user_id):
-            s.exec(
-                update(EntryTable)
-                .where(mine)
-                .values(name=ANONYMOUS)
-                .execution_options(synchronize_session=False)
-            )
-        for column in ("user_id", "partner_id"):
-            s.exec(
-                update(EntryTable)
-                .where(col(getattr(EntryTable, column)) == user_id)
-                .values({column: None})
-                .execution_options(synchronize_session=False)
-            )
+        """A person's tournament entries (alone or in a pair): gone from a registration still
+        open; else withdrawn at the round the tournament is at, and in its standings as "a
+        former player". The tournaments they organise have no organiser."""
+        mine = (col(EntryTable.user_id) == user_id) | (col(EntryTable.partner_id) == user_id)
+        rows = s.exec(select(EntryTable, TournamentTable).join(TournamentTable).where(mine)).all()
+        for entry, tournament in rows:
+            if tournament.status == "open":
+                s.delete(entry)
+                continue
+            entry.user_id = entry.partner_id = None
+            entry.name = ANONYMOUS
+            if entry.withdrawn_round is None and tournament.status == "running":
+                entry.withdrawn_round = tournament.round
+        s.exec(
+            update(TournamentTable)
+            .where(col(TournamentTable.organiser_id) == user_id)
+            .values(organiser_id=None)
+            .execution_options(synchronize_session=False)
+        )
+        s.flush()
 
     def delete_user_data(self, user_id: int) -> list[int]:
-        """Erase a person: profile, language, results, ratings. They leave every lobby (one they
+        """Erase a person: profile, language, results, ratings, tournament entries (a
+        registration's go, the others stay as "a former player"). They leave every lobby (one they
         host passes to the next seated person, or is cancelled when no person is left); their seats
         in running and past matches become :data:`ANONYMOUS`, and a match they host passes to
         the next seated person (None: nobody). The ids of the lobbies changed.

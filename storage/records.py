@@ -7,7 +7,7 @@ the :class:`~storage.store.Store` again.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
 from typing import Any, Final, NamedTuple
@@ -185,7 +185,8 @@ class EntryRecord:
     name: str
     computer_level: str | None = None
     seed: int | None = None
-    withdrawn: bool = False
+    withdrawn_round: int | None = None
+    """The round it left at (0: before the first; None: still in)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +228,8 @@ class TournamentRecord:
     finished_at: datetime | None
     entries: tuple[EntryRecord, ...]
     tables: tuple[PairingRecord, ...]
+    byes: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    """Each paired round's byes (T-4.1), by round."""
 
     def entry_of(self, user_id: int) -> EntryRecord | None:
         """The entry of a person (alone, or in a pair), if they entered."""

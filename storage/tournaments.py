@@ -15,11 +15,17 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from engine.games import GAMES
-from storage.base import StoreBase, _dump, _name, _now
-from storage.errors import AlreadySeated, SeatError, StaleVersion, TournamentNotFound, WrongStatus
+from storage.base import StoreBase, _check_game, _dump, _name, _now
+from storage.errors import (
+    AlreadySeated,
+    RoundPaired,
+    SeatError,
+    StaleVersion,
+    TournamentNotFound,
+    WrongStatus,
+)
 from storage.kept import NOTHING
-from storage.models import EntryTable, PairingTable, TournamentTable
+from storage.models import EntryTable, PairingTable, RoundTable, TournamentTable
 from storage.records import EntryRecord, PairingRecord, TournamentRecord
 
 FORMATS = ("robin", "knockout", "danish")
@@ -48,8 +54,11 @@ class TournamentStore(StoreBase):
         ``format`` one of :data:`FORMATS`, entrants alone or in ``pairs``, tables of
         ``table_size``, ``rounds`` (the Danish system's), the time a round has, and the computer
         level that fills an odd count (None: none)."""
-        if game not in GAMES or format not in FORMATS or not 2 <= table_size <= 4:
-            raise ValueError(f"no such tournament: {game} {format} at tables of {table_size}")
+        _check_game(game)
+        if format not in FORMATS or not 2 <= table_size <= 4 or round_seconds <= 0:
+            raise ValueError(f"no such tournament: {format} at tables of {table_size}")
+        if format != "robin" and table_size != 2:  # T-1.2: they pair entrants
+            raise ValueError(f"a {format} tournament is played at tables of 2")
         now = _now()
         row = TournamentTable(
             chat_id=chat_id,
@@ -115,8 +124,8 @@ class TournamentStore(StoreBase):
                 raise SeatError(self.database, tournament_id, f"user {user_id} never entered")
             if row.status == "open":
                 s.delete(entry)
-            else:
-                entry.withdrawn = True
+            elif entry.withdrawn_round is None:
+                entry.withdrawn_round = row.round
             s.flush()
             return self._changed(s, row)
 
@@ -137,18 +146,19 @@ class TournamentStore(StoreBase):
             entries = self._entries(s, tournament_id)
             if sorted(order) != sorted(e.entry for e in entries):
                 raise ValueError(f"the seeding {list(order)} does not order every entrant")
-            for number, (name, level) in enumerate(computers, len(entries) + 1):
-                entries.append(
-                    EntryTable(
-                        tournament_id=tournament_id,
-                        entry=number,
-                        name=_name(name),
-                        computer_level=level,
-                    )
+            first = max((e.entry for e in entries), default=0) + 1  # entries that left: gaps
+            added = [
+                EntryTable(
+                    tournament_id=tournament_id,
+                    entry=number,
+                    name=_name(name),
+                    computer_level=level,
                 )
-                s.add(entries[-1])
-            seeding = [*order, *range(len(order) + 1, len(entries) + 1)]
-            by_number = {e.entry: e for e in entries}
+                for number, (name, level) in enumerate(computers, first)
+            ]
+            s.add_all(added)
+            seeding = [*order, *(computer.entry for computer in added)]
+            by_number = {e.entry: e for e in [*entries, *added]}
             for seed, number in enumerate(seeding, 1):
                 by_number[number].seed = seed
             row.status = "running"
@@ -156,37 +166,53 @@ class TournamentStore(StoreBase):
             return self._changed(s, row)
 
     def pair_round(
-        self, tournament_id: int, round_: int, tables: Sequence[Sequence[int]]
+        self,
+        tournament_id: int,
+        round_: int,
+        tables: Sequence[Sequence[int]],
+        byes: Sequence[int] = (),
     ) -> TournamentRecord:
-        """Store round ``round_``'s tables (each its entries in seat order), the round after
-        the current one: a round is paired once (:class:`StaleVersion` if another instance,
-        or a restart, paired it first)."""
+        """Store round ``round_``'s tables (each its entries in seat order) and byes, the round
+        after the current one: a round is paired once (:class:`RoundPaired` if another
+        instance, or a restart, paired it first)."""
         with self._session(write=True, touches=NOTHING) as s:
             row = self._locked(s, tournament_id, "running")
             if round_ != row.round + 1:
-                raise StaleVersion(self.database, tournament_id, round_ - 1, row.round)
+                raise RoundPaired(self.database, tournament_id, round_, row.round)
+            s.add(
+                RoundTable(
+                    tournament_id=tournament_id,
+                    round=round_,
+                    byes=_dump(list(byes)),
+                    started_at=_now(),
+                )
+            )
             for number, entries in enumerate(tables, 1):
                 s.add(
                     PairingTable(
                         tournament_id=tournament_id,
                         round=round_,
-                        table=number,
-                        entries=json.dumps(list(entries)),
+                        table_number=number,
+                        entries=_dump(list(entries)),
                     )
                 )
             row.round = round_
             s.flush()
             return self._changed(s, row)
 
-    def link_table_match(
-        self, tournament_id: int, round_: int, table: int, match_id: int
-    ) -> TournamentRecord:
-        """The match a round's table plays."""
+    def link_table_match(self, tournament_id: int, round_: int, table: int, match_id: int) -> bool:
+        """The match a round's table plays, once: False when the table has its match already
+        (another instance, or the bot before a restart, opened it first: ``match_id`` is a
+        spare, for the caller to discard)."""
         with self._session(write=True, touches=NOTHING) as s:
             row = self._locked(s, tournament_id, "running")
-            self._pairing(s, tournament_id, round_, table).match_id = match_id
+            pairing = self._pairing(s, tournament_id, round_, table)
+            if pairing.match_id is not None:
+                return False
+            pairing.match_id = match_id
             s.flush()
-            return self._changed(s, row)
+            self._changed(s, row)
+            return True
 
     def record_table_result(
         self,
@@ -202,7 +228,7 @@ class TournamentStore(StoreBase):
             pairing = self._pairing(s, tournament_id, round_, table)
             if pairing.result is not None:
                 return False
-            pairing.result = json.dumps({str(k): list(v) for k, v in result.items()})
+            pairing.result = _dump({str(k): list(v) for k, v in result.items()})
             s.flush()
             self._changed(s, row)
             return True
@@ -279,6 +305,7 @@ class TournamentStore(StoreBase):
         return list(s.exec(query).all())
 
     def _pairing(self, s: Session, tournament_id: int, round_: int, table: int) -> PairingTable:
+        """A round's table (ValueError: no such table: the caller's mistake)."""
         pairing = s.get(PairingTable, (tournament_id, round_, table))
         if pairing is None:
             raise ValueError(f"tournament {tournament_id} has no table {table} in round {round_}")
@@ -296,13 +323,18 @@ class TournamentStore(StoreBase):
         query = (
             select(PairingTable)
             .where(col(PairingTable.tournament_id) == row.id)
-            .order_by(col(PairingTable.round), col(PairingTable.table))
+            .order_by(col(PairingTable.round), col(PairingTable.table_number))
         )
-        return _tournament(row, self._entries(s, row.id), s.exec(query).all())
+        rounds = s.exec(select(RoundTable).where(col(RoundTable.tournament_id) == row.id)).all()
+        byes = {r.round: tuple(json.loads(r.byes)) for r in rounds}
+        return _tournament(row, self._entries(s, row.id), s.exec(query).all(), byes)
 
 
 def _tournament(
-    row: TournamentTable, entries: Iterable[EntryTable], tables: Iterable[PairingTable]
+    row: TournamentTable,
+    entries: Iterable[EntryTable],
+    tables: Iterable[PairingTable],
+    byes: Mapping[int, tuple[int, ...]] | None = None,
 ) -> TournamentRecord:
     assert row.id is not None
     return TournamentRecord(
@@ -327,11 +359,18 @@ def _tournament(
         finished_at=row.finished_at,
         entries=tuple(
             EntryRecord(
-                e.entry, e.user_id, e.partner_id, e.name, e.computer_level, e.seed, e.withdrawn
+                e.entry,
+                e.user_id,
+                e.partner_id,
+                e.name,
+                e.computer_level,
+                e.seed,
+                e.withdrawn_round,
             )
             for e in entries
         ),
         tables=tuple(_pairing_record(p) for p in tables),
+        byes=dict(byes or {}),
     )
 
 
@@ -339,4 +378,5 @@ def _pairing_record(row: PairingTable) -> PairingRecord:
     result = None
     if row.result is not None:
         result = {int(k): (int(v[0]), int(v[1])) for k, v in json.loads(row.result).items()}
-    return PairingRecord(row.round, row.table, tuple(json.loads(row.entries)), row.match_id, result)
+    entries = tuple(json.loads(row.entries))
+    return PairingRecord(row.round, row.table_number, entries, row.match_id, result)

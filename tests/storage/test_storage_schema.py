@@ -33,6 +33,7 @@ TABLES = {
     "seats",
     "settings",
     "tournament_entries",
+    "tournament_rounds",
     "tournament_tables",
     "tournaments",
     "users",

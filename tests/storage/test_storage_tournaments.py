@@ -1,6 +1,6 @@
 """A tournament in the store (docs/rules.md T-1 to T-4): registration, the start with its
-seeding, rounds paired once, each table's match and result, the end; a restart reads it all
-back; an erased person stays in the standings as "a former player"."""
+seeding, rounds paired once with their byes, each table's match (once) and result (once), the
+end; a person erased stays in the standings as "a former player"."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from storage import (
     AlreadySeated,
     EntryRecord,
     PairingRecord,
+    RoundPaired,
     SeatError,
     StaleVersion,
     Store,
@@ -22,9 +23,11 @@ from storage import (
 GROUP = -500
 
 
-def _open(store: Store) -> int:
+def _open(store: Store, organiser: int = 1) -> int:
     """A round-robin Scala 40 tournament of three people, open for registration: its id."""
-    record = store.create_tournament(GROUP, "scala40", "robin", {"limit": 101}, organiser_id=1)
+    record = store.create_tournament(
+        GROUP, "scala40", "robin", {"limit": 101}, organiser_id=organiser
+    )
     for user, name in ((1, "Anna"), (2, "Bea"), (3, "Carlo")):
         record = store.enter_tournament(record.id, user, name)
     return record.id
@@ -41,54 +44,64 @@ def test_registration_then_the_start_with_its_seeding(store: Store) -> None:
     ]
     with pytest.raises(AlreadySeated):
         store.enter_tournament(tournament, 2, "Bea")
-    record = store.withdraw_from_tournament(tournament, 3)  # before the start: the entry goes
-    assert [e.entry for e in record.entries] == [1, 2]
-    record = store.enter_tournament(tournament, 4, "Dario", partner_id=None)
+    record = store.withdraw_from_tournament(tournament, 2)  # before the start: the entry goes
+    assert [e.entry for e in record.entries] == [1, 3]
+    record = store.enter_tournament(tournament, 4, "Dario")
     with pytest.raises(StaleVersion):
-        store.start_tournament(tournament, [2, 1, 3], record.version - 1)
+        store.start_tournament(tournament, [4, 1, 3], record.version - 1)
     with pytest.raises(ValueError, match="does not order every entrant"):
-        store.start_tournament(tournament, [2, 1], record.version)
+        store.start_tournament(tournament, [4, 1], record.version)
     record = store.start_tournament(
-        tournament, [2, 3, 1], record.version, computers=[("🤖 1", "esperto")]
+        tournament, [4, 3, 1], record.version, computers=[("🤖 1", "esperto")]
     )
     assert record.status == "running"
     assert [(e.entry, e.seed, e.computer_level) for e in record.entries] == [
         (1, 3, None),
-        (2, 1, None),
         (3, 2, None),
-        (4, 4, "esperto"),
+        (4, 1, None),
+        (5, 4, "esperto"),  # numbered after the last entry, whatever left before
     ]
-    assert record.entry_of(4) == EntryRecord(3, 4, None, "Dario", None, 2, False)
+    assert record.entry_of(4) == EntryRecord(4, 4, None, "Dario", None, 1, None)
     with pytest.raises(WrongStatus):
         store.enter_tournament(tournament, 5, "Eva")
+
+
+def test_a_tournament_is_played_at_tables_of_2_unless_a_round_robin(store: Store) -> None:
+    with pytest.raises(ValueError, match="tables of 2"):
+        store.create_tournament(GROUP, "scala40", "danish", {}, organiser_id=1, table_size=3)
+    with pytest.raises(ValueError, match="unknown game"):
+        store.create_tournament(GROUP, "briscola", "robin", {}, organiser_id=1)
+    record = store.create_tournament(GROUP, "scala40", "robin", {}, organiser_id=1, table_size=3)
+    assert (record.table_size, record.pairs, record.thread_id) == (3, False, None)
 
 
 def test_a_round_is_paired_once_and_its_tables_keep_their_matches_and_results(
     store: Store,
 ) -> None:
     tournament = _open(store)
-    record = store.get_tournament(tournament)
-    record = store.start_tournament(tournament, [1, 2, 3], record.version)
-    schedule = round_robin([1, 2, 3])
-    first = list(schedule[0].tables)
-    record = store.pair_round(tournament, 1, first)
-    with pytest.raises(StaleVersion):  # a restart, or another instance, pairs it again
-        store.pair_round(tournament, 1, first)
-    with pytest.raises(StaleVersion):  # nor a round ahead of the next
-        store.pair_round(tournament, 3, first)
-    assert record.round == 1
-    assert [p.entries for p in record.tables] == [tuple(t) for t in first]
+    record = store.start_tournament(tournament, [1, 2, 3], store.get_tournament(tournament).version)
+    first = round_robin([1, 2, 3])[0]
+    record = store.pair_round(tournament, 1, first.tables, first.byes)
+    with pytest.raises(RoundPaired):  # a restart, or another instance, pairs it again
+        store.pair_round(tournament, 1, first.tables, first.byes)
+    with pytest.raises(RoundPaired):  # nor a round ahead of the next
+        store.pair_round(tournament, 3, first.tables)
+    assert record.round == 1 and record.byes == {1: first.byes} and first.byes
+    assert [p.entries for p in record.tables] == list(first.tables)
     match = store.create_match(GROUP, "scala40", {}, 1, "Anna", seed=1)
-    store.link_table_match(tournament, 1, 1, match.id)
+    spare = store.create_match(-600, "scala40", {}, 1, "Anna", seed=2)
+    assert store.link_table_match(tournament, 1, 1, match.id)
+    assert not store.link_table_match(tournament, 1, 1, spare.id)  # opened once
     assert store.record_table_result(tournament, 1, 1, {1: (20, 35), 2: (0, -12)})
     assert not store.record_table_result(tournament, 1, 1, {1: (0, 0), 2: (20, 0)})
     found = store.tournament_of_match(match.id)
     assert found is not None
     record, table = found
-    assert table == PairingRecord(1, 1, tuple(first[0]), match.id, {1: (20, 35), 2: (0, -12)})
-    assert store.tournament_of_match(match.id + 1) is None
-    record = store.withdraw_from_tournament(tournament, 3)  # running: withdrawn, kept
-    assert [e.withdrawn for e in record.entries] == [False, False, True]
+    expected = PairingRecord(1, 1, first.tables[0], match.id, {1: (20, 35), 2: (0, -12)})
+    assert table == expected
+    assert store.tournament_of_match(spare.id) is None
+    record = store.withdraw_from_tournament(tournament, 3)  # running: withdrawn at round 1
+    assert [e.withdrawn_round for e in record.entries] == [None, None, 1]
     record = store.end_tournament(tournament)
     assert (record.status, record.finished_at is not None) == ("finished", True)
     assert [t.id for t in store.tournaments_in_chat(GROUP)] == [tournament]
@@ -97,18 +110,21 @@ def test_a_round_is_paired_once_and_its_tables_keep_their_matches_and_results(
 
 
 def test_an_erased_person_stays_as_a_former_player(store: Store) -> None:
-    tournament = _open(store)
-    store.enter_tournament(tournament, 5, "Eva + Fede", partner_id=6)
+    running, open_ = _open(store, organiser=2), _open(store)
+    store.enter_tournament(running, 5, "Eva + Fede", partner_id=6)
+    store.start_tournament(running, [1, 2, 3, 4], store.get_tournament(running).version)
     store.delete_user_data(2)
     store.delete_user_data(6)
-    record = store.get_tournament(tournament)
-    assert [(e.user_id, e.partner_id, e.name) for e in record.entries] == [
-        (1, None, "Anna"),
-        (None, None, ANONYMOUS),
-        (3, None, "Carlo"),
-        (5, None, ANONYMOUS),
+    record = store.get_tournament(running)
+    assert record.organiser_id is None
+    assert [(e.user_id, e.partner_id, e.name, e.withdrawn_round) for e in record.entries] == [
+        (1, None, "Anna", None),
+        (None, None, ANONYMOUS, 0),
+        (3, None, "Carlo", None),
+        (None, None, ANONYMOUS, 0),
     ]
+    assert [e.user_id for e in store.get_tournament(open_).entries] == [1, 3]  # Bea's went
     with pytest.raises(SeatError):
-        store.withdraw_from_tournament(tournament, 2)
+        store.withdraw_from_tournament(running, 2)
     store.migrate_chat(GROUP, -1000500)
-    assert [t.id for t in store.tournaments_in_chat(-1000500)] == [tournament]
+    assert [t.id for t in store.tournaments_in_chat(-1000500)] == [open_, running]

@@ -2,8 +2,9 @@
 
 ``tournaments``: the rules (game, format, pairs, table size, the matches' options, rounds,
 the time a round has), its status and the round it is at. ``tournament_entries``: the entrants,
-numbered as they entered, seeded at the start. ``tournament_tables``: each round's tables, keyed
-by (tournament, round, table) so that no round is paired twice, with the match each plays and
+numbered as they entered, seeded at the start, and the round one left at.
+``tournament_rounds``: each round, keyed so that it is paired once, with its byes and start.
+``tournament_tables``: each round's tables, with the match each plays (one table per match) and
 its entrants' VP and MP once it ended.
 
 Revision ID: 0012
@@ -59,7 +60,7 @@ def upgrade() -> None:
         sa.Column("name", sa.String(128), nullable=False),
         sa.Column("computer_level", sa.String(16), nullable=True),
         sa.Column("seed", sa.Integer(), nullable=True),
-        sa.Column("withdrawn", sa.Boolean(), server_default=sa.false(), nullable=False),
+        sa.Column("withdrawn_round", sa.Integer(), nullable=True),
         sa.ForeignKeyConstraint(
             ["tournament_id"],
             ["tournaments.id"],
@@ -71,11 +72,27 @@ def upgrade() -> None:
             "tournament_id", "user_id", name=op.f("uq_tournament_entries_tournament_id_user_id")
         ),
     )
+    op.create_index(op.f("ix_tournament_entries_user_id"), "tournament_entries", ["user_id"])
+    op.create_index(op.f("ix_tournament_entries_partner_id"), "tournament_entries", ["partner_id"])
+    op.create_table(
+        "tournament_rounds",
+        sa.Column("tournament_id", sa.Integer(), nullable=False),
+        sa.Column("round", sa.Integer(), autoincrement=False, nullable=False),
+        sa.Column("byes", sa.Text(), nullable=False),
+        sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["tournament_id"],
+            ["tournaments.id"],
+            name=op.f("fk_tournament_rounds_tournament_id_tournaments"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("tournament_id", "round", name=op.f("pk_tournament_rounds")),
+    )
     op.create_table(
         "tournament_tables",
         sa.Column("tournament_id", sa.Integer(), nullable=False),
         sa.Column("round", sa.Integer(), autoincrement=False, nullable=False),
-        sa.Column("table", sa.Integer(), autoincrement=False, nullable=False),
+        sa.Column("table_number", sa.Integer(), autoincrement=False, nullable=False),
         sa.Column("entries", sa.Text(), nullable=False),
         sa.Column("match_id", sa.Integer(), nullable=True),
         sa.Column("result", sa.Text(), nullable=True),
@@ -92,14 +109,15 @@ def upgrade() -> None:
             ondelete="SET NULL",
         ),
         sa.PrimaryKeyConstraint(
-            "tournament_id", "round", "table", name=op.f("pk_tournament_tables")
+            "tournament_id", "round", "table_number", name=op.f("pk_tournament_tables")
         ),
+        sa.UniqueConstraint("match_id", name=op.f("uq_tournament_tables_match_id")),
     )
-    op.create_index(op.f("ix_tournament_tables_match_id"), "tournament_tables", ["match_id"])
 
 
 def downgrade() -> None:
     """Drop them."""
     op.drop_table("tournament_tables")
+    op.drop_table("tournament_rounds")
     op.drop_table("tournament_entries")
     op.drop_table("tournaments")
