@@ -174,11 +174,14 @@ class TournamentStore(StoreBase):
     ) -> TournamentRecord:
         """Store round ``round_``'s tables (each its entries in seat order) and byes, the round
         after the current one: a round is paired once (:class:`RoundPaired` if another
-        instance, or a restart, paired it first)."""
+        instance, or a restart, paired it first), only once every table of the round before
+        has its result, and only with entrants still in, each once (else ValueError: what was
+        paired from is out of date, and the caller pairs again from the stored state)."""
         with self._session(write=True, touches=NOTHING) as s:
             row = self._locked(s, tournament_id, "running")
             if round_ != row.round + 1:
                 raise RoundPaired(self.database, tournament_id, round_, row.round)
+            self._check_pairing(s, row, [*byes, *(e for table in tables for e in table)])
             s.add(
                 RoundTable(
                     tournament_id=tournament_id,
@@ -199,6 +202,34 @@ class TournamentStore(StoreBase):
             row.round = round_
             s.flush()
             return self._changed(s, row)
+
+    def _check_pairing(self, s: Session, row: TournamentTable, paired: Sequence[int]) -> None:
+        """ValueError unless ``paired`` names entrants still in, each once, and every table of
+        the current round has its result."""
+        assert row.id is not None
+        still_in = {e.entry for e in self._entries(s, row.id) if e.withdrawn_round is None}
+        if len(set(paired)) != len(paired) or not set(paired) <= still_in:
+            raise ValueError(f"round {row.round + 1} pairs {sorted(paired)}: not those still in")
+        waiting = s.exec(
+            select(PairingTable).where(
+                col(PairingTable.tournament_id) == row.id,
+                col(PairingTable.round) == row.round,
+                col(PairingTable.result).is_(None),
+            )
+        ).first()
+        if waiting is not None:
+            raise ValueError(f"round {row.round} still has table {waiting.table_number} to play")
+
+    def unfinished_tournaments(self) -> list[TournamentRecord]:
+        """Every tournament open for registration or under way, oldest first: what the bot
+        carries on after a restart."""
+        with self._session() as s:
+            query = (
+                select(TournamentTable)
+                .where(col(TournamentTable.status).in_(("open", "running")))
+                .order_by(col(TournamentTable.id))
+            )
+            return [self._record(s, row) for row in s.exec(query).all()]
 
     def link_table_match(self, tournament_id: int, round_: int, table: int, match_id: int) -> bool:
         """The match a round's table plays, once: False when the table has its match already
@@ -226,6 +257,8 @@ class TournamentStore(StoreBase):
         with self._session(write=True, touches=NOTHING) as s:
             row = self._locked(s, tournament_id, "running")
             pairing = self._pairing(s, tournament_id, round_, table)
+            if set(result) != set(json.loads(pairing.entries)):
+                raise ValueError(f"a result for {sorted(result)} at a table of {pairing.entries}")
             if pairing.result is not None:
                 return False
             pairing.result = _dump({str(k): list(v) for k, v in result.items()})

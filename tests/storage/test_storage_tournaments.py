@@ -87,22 +87,33 @@ def test_a_round_is_paired_once_and_its_tables_keep_their_matches_and_results(
     with pytest.raises(RoundPaired):  # nor a round ahead of the next
         store.pair_round(tournament, 3, first.tables)
     assert record.round == 1 and record.byes == {1: first.byes} and first.byes
+    with pytest.raises(ValueError, match="round 1 still has table 1 to play"):
+        store.pair_round(tournament, 2, [(1, 2)])
     assert [p.entries for p in record.tables] == list(first.tables)
     match = store.create_match(GROUP, "scala40", {}, 1, "Anna", seed=1)
     spare = store.create_match(-600, "scala40", {}, 1, "Anna", seed=2)
     assert store.link_table_match(tournament, 1, 1, match.id)
     assert not store.link_table_match(tournament, 1, 1, spare.id)  # opened once
-    assert store.record_table_result(tournament, 1, 1, {1: (20, 35), 2: (0, -12)})
-    assert not store.record_table_result(tournament, 1, 1, {1: (0, 0), 2: (20, 0)})
+    one, two = first.tables[0]
+    with pytest.raises(ValueError, match="a result for"):
+        store.record_table_result(tournament, 1, 1, {one: (20, 35), first.byes[0]: (0, -12)})
+    assert store.record_table_result(tournament, 1, 1, {one: (20, 35), two: (0, -12)})
+    assert not store.record_table_result(tournament, 1, 1, {one: (0, 0), two: (20, 0)})
     found = store.tournament_of_match(match.id)
     assert found is not None
     record, table = found
-    expected = PairingRecord(1, 1, first.tables[0], match.id, {1: (20, 35), 2: (0, -12)})
+    expected = PairingRecord(1, 1, first.tables[0], match.id, {one: (20, 35), two: (0, -12)})
     assert table == expected
     assert store.tournament_of_match(spare.id) is None
     record = store.withdraw_from_tournament(tournament, 3)  # running: withdrawn at round 1
     assert [e.withdrawn_round for e in record.entries] == [None, None, 1]
+    for stale in ([(1, 3)], [(1, 1)], [(1, 9)]):  # paired from an old state: refused
+        with pytest.raises(ValueError, match="not those still in"):
+            store.pair_round(tournament, 2, stale)
+    assert store.pair_round(tournament, 2, [(2, 1)]).round == 2
+    assert [t.id for t in store.unfinished_tournaments()] == [tournament]
     record = store.end_tournament(tournament)
+    assert store.unfinished_tournaments() == []
     assert (record.status, record.finished_at is not None) == ("finished", True)
     assert [t.id for t in store.tournaments_in_chat(GROUP)] == [tournament]
     with pytest.raises(TournamentNotFound):
