@@ -46,6 +46,7 @@ from storage.errors import (
 )
 from storage.kept import Kept, Touch
 from storage.models import NAME_LENGTH, ChatTable, MatchTable, ResultTable, SeatTable
+from storage.pairings import settle_table
 from storage.ratings import rate_match
 from storage.records import FINISHED, LOBBY, PlayerResult
 from storage.seasons import note_season
@@ -436,4 +437,5 @@ class StoreBase:
         if self._rates(db, chat_id, given):
             rate_match(db, match_id, game, options, given, finished_at or _now())
         note_season(db, chat_id, finished_at or _now())
+        settle_table(db, match_id, given)
         return True

@@ -9,9 +9,11 @@ import pytest
 from engine.tournament import round_robin
 from storage import (
     ANONYMOUS,
+    FINISHED,
     AlreadySeated,
     EntryRecord,
     PairingRecord,
+    PlayerResult,
     RoundPaired,
     SeatError,
     StaleVersion,
@@ -139,3 +141,25 @@ def test_an_erased_person_stays_as_a_former_player(store: Store) -> None:
         store.withdraw_from_tournament(running, 2)
     store.migrate_chat(GROUP, -1000500)
     assert [t.id for t in store.tournaments_in_chat(-1000500)] == [open_, running]
+
+
+def test_a_finished_match_settles_its_table_with_its_results(store: Store) -> None:
+    """The table's result is written with the match's results, in their transaction: a bot
+    stopped in between cannot leave a finished table without one."""
+    record = store.create_tournament(GROUP, "scala40", "robin", {}, organiser_id=1)
+    for user, name in ((1, "Anna"), (2, "Bea")):
+        record = store.enter_tournament(record.id, user, name)
+    record = store.start_tournament(record.id, [2, 1], record.version)
+    store.pair_round(record.id, 1, [(2, 1)])  # Bea (entry 2) in seat 0
+    match = store.add_seat(store.create_match(-700, "scala40", {}, 2, "Bea", seed=1).id, 1, "Anna")
+    store.start_match(match.id, "{}", match.version)
+    assert store.link_table_match(record.id, 1, 1, match.id)
+    store.set_status(match.id, FINISHED)
+    rows = [
+        PlayerResult(0, 2, "Bea", False, 35, 20, True, 1),
+        PlayerResult(1, 1, "Anna", False, -12, 0, False, 0),
+    ]
+    assert store.record_results(match.id, rows)
+    (table,) = store.get_tournament(record.id).tables
+    assert table.result == {2: (20, 35), 1: (0, -12)}
+    assert not store.record_table_result(record.id, 1, 1, {1: (20, 0), 2: (0, 0)})
