@@ -6,13 +6,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from enum import Enum
-from typing import Any, Final, NoReturn, ParamSpec, TypeVar
+from typing import Final, NoReturn, ParamSpec, TypeVar
 
 from sqlalchemy import Connection, Engine, delete, func, insert, text
 from sqlalchemy import select as sa_select
@@ -56,10 +55,6 @@ from storage.work import Hold, MatchLocks, replace_work
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
 def _name(name: str) -> str:

@@ -9,10 +9,10 @@ from sqlalchemy import delete
 from sqlmodel import Session, col
 
 from engine.games import GAMES
-from storage.base import StoreBase, _check_game, _dump, _name, _next_host, _now
+from storage.base import StoreBase, _check_game, _name, _next_host, _now
 from storage.errors import AlreadySeated, ChatBusy, LobbyFull, SeatError
 from storage.kept import MATCH, NOTHING
-from storage.models import ConfirmationTable, MatchTable, SeatTable
+from storage.models import ConfirmationTable, MatchTable, SeatTable, _dump
 from storage.records import DEFAULT_SORT, LOBBY, MatchRecord
 from storage.rows import _match_record
 

@@ -11,10 +11,10 @@ from sqlalchemy import Connection, update
 from sqlalchemy import select as sa_select
 from sqlmodel import col
 
-from storage.base import UNCHANGED, StoreBase, Unchanged, _check_when, _dump
+from storage.base import UNCHANGED, StoreBase, Unchanged, _check_when
 from storage.errors import MatchNotFound, SeatError, StaleVersion
 from storage.kept import MATCH
-from storage.models import MatchTable, SeatTable
+from storage.models import MatchTable, SeatTable, _dump
 from storage.records import KEEP, Keep, SeatUI
 from storage.rows import _UI_COLUMNS, _as_read, _changed_ui, _ui
 

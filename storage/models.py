@@ -23,6 +23,7 @@ exactly these tables; a test compares them.
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -54,6 +55,12 @@ SQLModel.metadata.naming_convention = {
 }
 metadata: MetaData = SQLModel.metadata
 """The metadata of Tavolo's tables (constraint names follow a fixed convention for Alembic)."""
+
+
+def _dump(value: Any) -> str:
+    """A JSON column's text: compact, its keys sorted (the same value, the same text)."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
 
 NAME_LENGTH = 128
 """Display names are cut to this many characters."""

@@ -10,7 +10,7 @@ from sqlalchemy import Connection, update
 from sqlalchemy import select as sa_select
 from sqlmodel import col
 
-from storage.models import PairingTable
+from storage.models import PairingTable, _dump
 from storage.records import PlayerResult
 
 
@@ -31,5 +31,5 @@ def settle_table(db: Connection, match_id: int, results: Sequence[PlayerResult])
     db.execute(
         update(PairingTable)
         .where(col(PairingTable.match_id) == match_id)
-        .values(result=json.dumps(table, separators=(",", ":"), sort_keys=True))
+        .values(result=_dump(table))
     )

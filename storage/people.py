@@ -11,7 +11,7 @@ from sqlalchemy import delete, insert, update
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, SQLModel, col, select
 
-from storage.base import StoreBase, _check_game, _dump, _name, _next_host, _now
+from storage.base import StoreBase, _check_game, _name, _next_host, _now
 from storage.errors import ChatBusy
 from storage.kept import ABSENT, CHAT, NOTHING, USER, Absent
 from storage.models import (
@@ -25,6 +25,7 @@ from storage.models import (
     SeatTable,
     TournamentTable,
     UserTable,
+    _dump,
 )
 from storage.records import (
     ANONYMOUS,

@@ -10,9 +10,8 @@ from typing import Any
 
 from sqlmodel import col
 
-from storage.base import _dump
 from storage.kept import with_seat
-from storage.models import ConfirmationTable, MatchTable, SeatTable, UserTable
+from storage.models import ConfirmationTable, MatchTable, SeatTable, UserTable, _dump
 from storage.records import (
     Confirmation,
     MatchRecord,

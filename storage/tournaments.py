@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from storage.base import StoreBase, _check_game, _dump, _name, _now
+from storage.base import StoreBase, _check_game, _name, _now
 from storage.errors import (
     AlreadySeated,
     RoundPaired,
@@ -25,7 +25,7 @@ from storage.errors import (
     WrongStatus,
 )
 from storage.kept import NOTHING
-from storage.models import EntryTable, PairingTable, RoundTable, TournamentTable
+from storage.models import EntryTable, PairingTable, RoundTable, TournamentTable, _dump
 from storage.records import EntryRecord, PairingRecord, TournamentRecord
 
 FORMATS = ("robin", "knockout", "danish")
