@@ -114,7 +114,7 @@ class Shows:
         live, place = record.status in ("lobby", "playing"), (chat_id, record.thread_id)
         buried = BURIED * self._live_tables(place, match_id, live)
         if follow and live and posted is not None:  # what is below it in its topic
-            fresh = fresh or self.outbox.newest_in.get(place, 0) - posted >= buried
+            fresh = fresh or self.outbox.newest.get(place, 0) - posted >= buried
         fresh = fresh or (live and posted is not None and above_summary(record, posted))
         lang = self.people.group_lang(record.chat_id)
         self.outbox.put(
@@ -530,7 +530,7 @@ class Shows:
             self.store.show_match_end(record.id)
             for seat in record.seats:
                 user, posted = seat.user_id, seat.hand_message_id
-                if user and posted and self.outbox.newest.get(user, 0) > posted:
+                if user and posted and self.outbox.newest.get((user, None), 0) > posted:
                     self.hand(record, seat.seat, fresh=True, retire=True)  # a reply below
             return
         text, markup = self.final_ranking(record, match)

@@ -72,15 +72,14 @@ class Courier:
         self.clock = clock or (lambda: asyncio.get_running_loop().time())
         self.gate = Gate(self.pace, self.clock)
         self.shown: dict[tuple[int, int], str] = {}
-        self.newest: dict[int, int] = {}
-        """The newest message id seen in each chat (sent, or received): how far down it is."""
         self.on_topic_gone: Callable[[int, int], None] | None = None
         """Told of a forum topic Telegram refused a message for (deleted or closed): what
         played there plays in the group itself from now on."""
         self.threads: dict[tuple[int, int], int] = {}
         """The forum topic of the messages seen in one (chat, message): where replies go."""
-        self.newest_in: dict[tuple[int, int | None], int] = {}
-        """The newest message id seen in each (chat, forum topic; None: the chat itself)."""
+        self.newest: dict[tuple[int, int | None], int] = {}
+        """The newest message id seen (sent, or received) in each chat and forum topic (None:
+        the chat itself, or a forum's General): how far down it is."""
         self.sent = 0
         self.refused = 0
         self.closed = False
@@ -99,28 +98,28 @@ class Courier:
             return False
         return until is not None
 
-    def remember(self, chat_id: int, message_id: int, shown: str) -> None:
-        """What a message shows (as Telegram confirmed it)."""
+    def remember(
+        self, chat_id: int, message_id: int, shown: str, thread: int | None = None
+    ) -> None:
+        """What a message (in the forum topic ``thread``) shows, as Telegram confirmed it."""
         key = (chat_id, message_id)
         self.shown.pop(key, None)  # re-insert: the dict keeps the most recent last
         self.shown[key] = shown
         while len(self.shown) > MAX_REMEMBERED:
             del self.shown[next(iter(self.shown))]  # the message edited longest ago
-        self.saw(chat_id, message_id)
+        self.saw(chat_id, message_id, thread)
 
     def saw(self, chat_id: int, message_id: int, thread: int | None = None) -> None:
         """A message exists in the chat (the bot's, or one an update brought), in the forum
         topic ``thread``: a reply to it goes there too."""
-        if message_id > self.newest.get(chat_id, 0):
-            self.newest[chat_id] = message_id
         if thread is not None:
             self.threads[(chat_id, message_id)] = thread
             if len(self.threads) > MAX_REMEMBERED:
                 del self.threads[next(iter(self.threads))]
         else:
             thread = self.threads.get((chat_id, message_id))
-        if message_id > self.newest_in.get((chat_id, thread), 0):
-            self.newest_in[(chat_id, thread)] = message_id
+        if message_id > self.newest.get((chat_id, thread), 0):
+            self.newest[(chat_id, thread)] = message_id
 
     # --- requests ---------------------------------------------------------------------------------
 
@@ -373,7 +372,6 @@ class Courier:
             await self._tell(queue, lambda: work.done(None, None))
             return
         assert isinstance(sent, Message)
-        self.saw(chat_id, sent.message_id, work.thread)
         await self._shown(queue, entry, sent.message_id, content)
         old = render.message_id
         if work.retire and old is not None and old != sent.message_id:
@@ -383,7 +381,7 @@ class Courier:
         """A live message shows its render now (as Telegram confirmed)."""
         work = entry.work
         assert isinstance(work, Put)
-        self.remember(queue.chat_id, message_id, content)
+        self.remember(queue.chat_id, message_id, content, work.thread)
         queue.shown_at.pop(entry.key, None)
         queue.shown_at[entry.key] = self.clock()
         if len(queue.shown_at) > 20:
@@ -416,12 +414,11 @@ class Courier:
                 await self._tell(queue, lambda: done(None))
             return
         assert isinstance(sent, Message)
-        self.saw(chat_id, sent.message_id, work.thread)
         if entry.priority == Priority.REPLY and isinstance(entry.key, str):
             queue.replied[entry.key] = (self.clock(), sent.message_id)
             if len(queue.replied) > 100:
                 queue.replied.pop(next(iter(queue.replied)))
-        self.remember(chat_id, sent.message_id, digest(work.text, work.markup))
+        self.remember(chat_id, sent.message_id, digest(work.text, work.markup), work.thread)
         if work.done is not None:
             done = work.done
             await self._tell(queue, lambda: done(sent.message_id))
