@@ -94,6 +94,8 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
         "language": commands.language,
         "settings": commands.settings,
         "rankings": commands.rankings,
+        "tournament": commands.tournament,
+        "tournaments": commands.tournaments,
         "verify": commands.verify,
         "stats": commands.stats,
         "deletemydata": commands.delete_my_data,

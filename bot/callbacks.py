@@ -9,6 +9,7 @@ checked against the stored state after a restart or on another instance:
 - confirm:``k:<question>:y|n`` (the stored yes/no questions), rematch ``r:<match>``
 - language ``g:0:<code>``, a group setting ``s:0:<setting>:<value>``
 - a table chosen for a command ``t:<match>:<command>`` (a group playing several tables)
+- tournament: ``u:<tournament>:<version>:<op>[:<arg>]`` (its registration and its board)
 """
 
 from __future__ import annotations
@@ -33,6 +34,25 @@ class LobbyOp(StrEnum):
     COMPUTER_REMOVE = "cr"
     START = "s"
     CANCEL = "x"
+
+
+class TournamentOp(StrEnum):
+    """What a tournament's button does (:mod:`bot.tournaments`)."""
+
+    JOIN = "j"
+    LEAVE = "l"
+    FORMAT = "f"
+    TABLE_SIZE = "z"
+    ROUNDS = "n"
+    ROUND_TIME = "d"
+    OPTIONS = "o"
+    OPTIONS_BACK = "ob"
+    OPTION_VALUE = "ov"
+    COMPUTER = "c"
+    COMPUTER_REMOVE = "cr"
+    START = "s"
+    CANCEL = "x"
+    WITHDRAW = "w"
 
 
 class Setting(StrEnum):
@@ -87,8 +107,8 @@ def encode(data: Callback) -> str:
         if not _CONTEXT.match(data.context):
             raise ValueError(f"bad hand context: {data.context!r}")
         parts = ["h", str(data.match_id), str(data.seat), data.context, data.op]
-    elif data.kind == "l":
-        parts = ["l", str(data.match_id), str(data.version), data.op]
+    elif data.kind in ("l", "u"):
+        parts = [data.kind, str(data.match_id), str(data.version), data.op]
     elif data.kind in ("k", "r", "g", "s", "t"):
         parts = [data.kind, str(data.match_id), data.op]
     else:
@@ -119,9 +139,9 @@ def _decode_parts(parts: list[str]) -> Callback | None:
         return _checked(
             Callback("h", match_id, parts[4], seat, arg=_arg(parts, 5), context=parts[3])
         )
-    if kind == "l" and len(parts) in (4, 5):
+    if kind in ("l", "u") and len(parts) in (4, 5):
         match_id, version = _number(parts[1]), _number(parts[2])
-        return _checked(Callback("l", match_id, parts[3], version=version, arg=_arg(parts, 4)))
+        return _checked(Callback(kind, match_id, parts[3], version=version, arg=_arg(parts, 4)))
     if kind in ("k", "r", "g", "s", "t") and len(parts) in (3, 4):
         return _checked(Callback(kind, _number(parts[1]), parts[2], arg=_arg(parts, 3)))
     return None
@@ -160,6 +180,11 @@ def hand(match_id: int, seat: int, context: str, op: str, arg: str | int = "") -
 def lobby(match_id: int, version: int, op: str, arg: str | int = "") -> str:
     """Callback data of a lobby button."""
     return encode(Callback("l", match_id, op, version=version, arg=str(arg)))
+
+
+def tournament(tournament_id: int, version: int, op: str, arg: str | int = "") -> str:
+    """Callback data of a tournament's button (its ``match_id`` field holds the tournament)."""
+    return encode(Callback("u", tournament_id, op, version=version, arg=str(arg)))
 
 
 def confirm(question: int, answer: str) -> str:

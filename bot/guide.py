@@ -15,8 +15,8 @@ from bot.render.table import names_list
 from engine.games import GAMES
 
 GROUP_COMMANDS = (
-    "newgame", "table", "score", "rules", "stop", "verify", "rankings", "help", "language",
-    "settings",
+    "newgame", "table", "score", "rules", "stop", "verify", "rankings", "tournament",
+    "tournaments", "help", "language", "settings",
 )  # fmt: skip
 PRIVATE_COMMANDS = (
     "newgame", "hand", "table", "score", "rules", "stop", "abandon", "verify", "stats",
@@ -35,6 +35,8 @@ ITALIAN = {
     "rankings": "classifica",
     "verify": "verifica",
     "settings": "impostazioni",
+    "tournament": "torneo",
+    "tournaments": "tornei",
 }
 """The Italian name of each command (both names work; Italian menus show the Italian one)."""
 

@@ -106,6 +106,10 @@ class People:
         """``t.me/<bot>?start=j<match>``: opens the private chat and joins the match."""
         return f"https://t.me/{self.bot.username}?start=j{match_id}"
 
+    def bot_link(self) -> str:
+        """``t.me/<bot>?start=hi``: opens the private chat with the bot."""
+        return f"https://t.me/{self.bot.username}?start=hi"
+
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         """Whether ``user_id`` administers the group ``chat_id`` (asked of Telegram there)."""
         return await self._status(chat_id, user_id) in ADMINS

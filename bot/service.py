@@ -44,6 +44,7 @@ from bot.settings import GroupSettings
 from bot.shows import Shows
 from bot.tables import Asked, Tables
 from bot.timers import Scheduler, TurnTimers, utc_now
+from bot.tournaments import Tournaments
 from bot.work import DueWork
 from engine import fairness
 from engine.actions import ABANDON, STOP
@@ -118,9 +119,11 @@ class Tavolo:
         self.settings = GroupSettings(store, self.people, self.outbox)
         self.settings.changed = self._settings_changed
         self.work.announce = self.seasons.announce
-        self.moves.followers += [self.timers.follow, self.computers.follow]
         self.tables = Tables(self.matches, self.people, self.outbox)
         self.lobby = Lobby(self.matches, self.people, self.shows, self.tables, self._started)
+        self.tournaments = Tournaments(self.matches, self.people, self.outbox, self._started)
+        followers = (self.timers.follow, self.computers.follow, self.tournaments.follow)
+        self.moves.followers += followers
         self.hands = Hands(self.matches, self.shows, self.moves)
         self.questions = Questions(self.matches, self.people, self.outbox, self.moves)
         self.languages = Languages(store, self.people, self.outbox)
@@ -150,10 +153,9 @@ class Tavolo:
 
     async def drain(self) -> None:
         """Wait until every computer turn is played and every message is out."""
-        while self.computers.busy or self.work.busy or self.tables.busy or not self.outbox.idle:
-            await self.computers.settle()
-            await self.work.settle()
-            await self.tables.settle()
+        parts = (self.computers, self.work, self.tables, self.tournaments)
+        while any(part.busy for part in parts) or not self.outbox.idle:
+            await asyncio.gather(*(part.settle() for part in parts))
             await self.outbox.drain()
 
     async def close(self, grace: float) -> None:
@@ -192,6 +194,8 @@ class Tavolo:
             return await self.settings.choose(pressed)
         if data.kind == "t":
             return await self.table_chosen(pressed)
+        if data.kind == "u":
+            return await self.tournaments.press(data, user_id, pressed.name, chat_id, pressed.lang)
         return await self.rematch(data.match_id, user_id, chat_id, pressed.lang)
 
     def _settings_changed(self, chat_id: int) -> None:
@@ -588,4 +592,5 @@ class Tavolo:
                     log.exception("match %s could not be shown at the resume", record.id)
             count += 1
             await asyncio.sleep(0)  # let the outbox work between matches
+        await self.tournaments.resume_all()
         return count

@@ -107,8 +107,8 @@ class Shows:
         as stored now (what the table shows is read when it goes out).
         """
         match_id = record.id
-        if match_id in self._summing:
-            return
+        if match_id in self._summing or record.tournament_id is not None:
+            return  # a tournament's table: each player's hand shows the table
         chat_id = record.table_chat_id or record.chat_id
         posted = record.table_message_id
         live, place = record.status in ("lobby", "playing"), (chat_id, record.thread_id)
@@ -494,8 +494,10 @@ class Shows:
             self._hand_summary(record, match)
 
     def _summed_in_recap(self, record: MatchRecord) -> bool:
-        """Whether the end of a hand is shown in the person's recap alone (a private match
-        whose hand message is there to turn into it)."""
+        """Whether the end of a hand is shown in the recaps alone (a tournament's table, or a
+        private match whose hand message is there to turn into it)."""
+        if record.tournament_id is not None:
+            return True
         return alone(record) and any(
             s.user_id is not None and s.hand_message_id is not None for s in record.seats
         )
@@ -504,7 +506,8 @@ class Shows:
         """A private match: the recap (or the hand at the end) says how the hand ended; the
         table waits to go below it."""
         hand = ui_for(record.game).closed_hand(match) or 0
-        if self.store.show_hand_end(record.id, hand) and not match.is_over:
+        shown = self.store.show_hand_end(record.id, hand)
+        if shown and not match.is_over and record.tournament_id is None:
             self._summing.add(record.id)
 
     def _hand_summary(self, record: MatchRecord, match: GameMatch) -> None:
@@ -526,6 +529,9 @@ class Shows:
         )
 
     def _match_ending(self, record: MatchRecord, match: GameMatch) -> None:
+        if record.tournament_id is not None:  # each hand shows the end; the board, the rest
+            self.store.show_match_end(record.id)
+            return
         if alone(record):  # the person's hand shows the end, with the rematch: the last word
             self.store.show_match_end(record.id)
             for seat in record.seats:

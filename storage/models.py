@@ -155,6 +155,9 @@ class MatchTable(SQLModel, table=True):
     """The match's table in its group (1, 2, ...): unique among the group's active matches."""
     thread_id: int | None = _id()
     """The forum topic the match plays in (None: the group's main chat, or a private chat)."""
+    tournament_id: int | None = _int(nullable=True)
+    """The tournament this match is a table of (None: none): it plays in the players' private
+    chats, and takes none of its group's tables."""
     game: str = _text(length=16)
     options: str = _text()
     seed: str = _text(length=40)
@@ -380,6 +383,8 @@ class TournamentTable(SQLModel, table=True):
     status: str = _text(length=16)
     round: int = _int()
     message_id: int | None = _id()
+    message_digest: str | None = _text(nullable=True, length=64)
+    """A digest of what the message shows (the bot skips an identical edit, a restart too)."""
     version: int = _int()
     created_at: datetime = _time()
     updated_at: datetime = _time()

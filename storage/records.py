@@ -143,6 +143,8 @@ class MatchRecord:
     """The match's table in its group (1, 2, ...; a private chat has only table 1)."""
     thread_id: int | None = None
     """The forum topic the match plays in: its group messages go there (None: the chat)."""
+    tournament_id: int | None = None
+    """The tournament this match is a table of: it plays in its players' private chats."""
 
     @property
     def players(self) -> int:
@@ -230,6 +232,8 @@ class TournamentRecord:
     tables: tuple[PairingRecord, ...]
     byes: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     """Each paired round's byes (T-4.1), by round."""
+    message_digest: str | None = None
+    """A digest of what the group's message shows (an identical edit is skipped)."""
 
     def entry_of(self, user_id: int) -> EntryRecord | None:
         """The entry of a person (alone, or in a pair), if they entered."""

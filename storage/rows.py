@@ -166,6 +166,7 @@ def _match_record(row: MatchTable, seats: Iterable[SeatTable]) -> MatchRecord:
         summary_message_id=row.summary_message_id,
         table_number=row.table_number,
         thread_id=row.thread_id,
+        tournament_id=row.tournament_id,
         created_at=row.created_at,
         updated_at=row.updated_at,
         finished_at=row.finished_at,

@@ -25,8 +25,20 @@ from storage.errors import (
     WrongStatus,
 )
 from storage.kept import NOTHING
-from storage.models import EntryTable, PairingTable, RoundTable, TournamentTable, _dump
-from storage.records import EntryRecord, PairingRecord, TournamentRecord
+from storage.lobbies import _new_seat
+from storage.models import (
+    EntryTable,
+    MatchTable,
+    PairingTable,
+    RoundTable,
+    TournamentTable,
+    _dump,
+)
+from storage.records import PLAYING, EntryRecord, PairingRecord, TournamentRecord
+
+Player = tuple[int | None, str, str | None]
+"""A seat of a tournament's table: the person's id (None: a computer), the name, the computer's
+level (None: a person)."""
 
 FORMATS = ("robin", "knockout", "danish")
 """Round robin (girone all'italiana), knock-out (eliminazione diretta), the Danish system."""
@@ -220,6 +232,101 @@ class TournamentStore(StoreBase):
         if waiting is not None:
             raise ValueError(f"round {row.round} still has table {waiting.table_number} to play")
 
+    def set_tournament_rules(
+        self, tournament_id: int, expected_version: int, **rules: Any
+    ) -> TournamentRecord:
+        """Change the rules during registration, at ``expected_version`` (:class:`StaleVersion`):
+        any of ``format``, ``table_size``, ``rounds``, ``round_seconds`` and ``options`` (the
+        matches', checked by the caller against the engine). ValueError for a combination no
+        tournament plays."""
+        unknown = set(rules) - {"format", "table_size", "rounds", "round_seconds", "options"}
+        if unknown:
+            raise ValueError(f"no such rule: {sorted(unknown)}")
+        with self._session(write=True, touches=NOTHING) as s:
+            row = self._locked(s, tournament_id, "open")
+            if row.version != expected_version:
+                raise StaleVersion(self.database, tournament_id, expected_version, row.version)
+            for name, value in rules.items():
+                setattr(row, name, _dump(value) if name == "options" else value)
+            if row.format not in FORMATS or not 2 <= row.table_size <= 4:
+                raise ValueError(f"no such tournament: {row.format} at tables of {row.table_size}")
+            if (row.format != "robin" and row.table_size != 2) or row.round_seconds <= 0:
+                raise ValueError(f"a {row.format} tournament is played at tables of 2")
+            return self._changed(s, row)
+
+    def enter_computer(self, tournament_id: int, name: str, level: str) -> TournamentRecord:
+        """A computer player entered during registration (its level one of the engine's)."""
+        with self._session(write=True, touches=NOTHING) as s:
+            row = self._locked(s, tournament_id, "open")
+            entries = self._entries(s, tournament_id)
+            number = max((e.entry for e in entries), default=0) + 1
+            s.add(
+                EntryTable(
+                    tournament_id=tournament_id,
+                    entry=number,
+                    name=_name(name),
+                    computer_level=level,
+                )
+            )
+            return self._changed(s, row)
+
+    def remove_computer(self, tournament_id: int) -> TournamentRecord:
+        """The computer entered last leaves the registration (:class:`SeatError`: none)."""
+        with self._session(write=True, touches=NOTHING) as s:
+            row = self._locked(s, tournament_id, "open")
+            computers = [e for e in self._entries(s, tournament_id) if e.computer_level]
+            if not computers:
+                raise SeatError(self.database, tournament_id, "no computer entered")
+            s.delete(computers[-1])
+            s.flush()
+            return self._changed(s, row)
+
+    def open_table_match(
+        self,
+        tournament_id: int,
+        round_: int,
+        table: int,
+        players: Sequence[Player],
+        seed: int,
+        state_json: str,
+    ) -> tuple[int, bool]:
+        """The match a round's table plays, created already started (``state_json``: the
+        engine's first snapshot) and linked to the table in one transaction, so that a table
+        never has two: ``(match id, True)``, or ``(its match, False)`` when the table had one
+        (a restart, or another instance, opened it first). The match is its group's, at no
+        table of the group (``active_chat_id`` NULL): its players see it in private."""
+        with self._session(write=True, touches=NOTHING) as s:
+            row = self._locked(s, tournament_id, "running")
+            pairing = self._pairing(s, tournament_id, round_, table)
+            if pairing.match_id is not None:
+                return pairing.match_id, False
+            now = _now()
+            match = MatchTable(
+                chat_id=row.chat_id,
+                active_chat_id=None,
+                table_number=table,
+                game=row.game,
+                options=row.options,
+                seed=str(seed),
+                status=PLAYING,
+                creator_id=row.organiser_id,
+                version=1,
+                turn_version=1,
+                state=state_json,
+                tournament_id=tournament_id,
+                created_at=now,
+                updated_at=now,
+            )
+            s.add(match)
+            s.flush()
+            assert match.id is not None
+            for number, (user_id, name, level) in enumerate(players):
+                s.add(_new_seat(match.id, number, user_id, name, level))
+            pairing.match_id = match.id
+            s.flush()
+            self._changed(s, row)
+            return match.id, True
+
     def unfinished_tournaments(self) -> list[TournamentRecord]:
         """Every tournament open for registration or under way, oldest first: what the bot
         carries on after a restart."""
@@ -275,13 +382,16 @@ class TournamentStore(StoreBase):
             row.status, row.finished_at = status, _now()
             return self._changed(s, row)
 
-    def set_tournament_message(self, tournament_id: int, message_id: int | None) -> None:
-        """The group's message that shows the tournament (its registration, then its board)."""
+    def set_tournament_message(
+        self, tournament_id: int, message_id: int | None, digest: str | None = None
+    ) -> None:
+        """The group's message that shows the tournament (its registration, then its board),
+        and a digest of what it shows."""
         with self._session(write=True, touches=NOTHING) as s:
             s.exec(
                 update(TournamentTable)
                 .where(col(TournamentTable.id) == tournament_id)
-                .values(message_id=message_id)
+                .values(message_id=message_id, message_digest=digest)
                 .execution_options(synchronize_session=False)
             )
 
@@ -386,6 +496,7 @@ def _tournament(
         status=row.status,
         round=row.round,
         message_id=row.message_id,
+        message_digest=row.message_digest,
         version=row.version,
         created_at=row.created_at,
         updated_at=row.updated_at,

@@ -229,6 +229,34 @@ async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         reply(update, context, service.rankings_text(chat.id, games, lang))
 
 
+async def tournament(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/torneo [scala40]`` (``/tournament``) in a group: open a tournament's registration
+    (or point at the group's tournament)."""
+    found = in_group(update, context)
+    user = update.effective_user
+    if found is None or user is None:
+        return
+    chat, message = found
+    await remember(update, context)
+    service = tavolo(context)
+    lang = service.group_lang(chat.id)
+    spec = by_word(context.args[0]) if context.args else next(iter(GAMES.values()))
+    if spec is None:
+        reply(update, context, unknown_game(lang))
+        return
+    asked = Asked(chat.id, user.id, message.message_id, thread=thread_of(message))
+    service.tournaments.open(asked, display_name(user), spec.name)
+
+
+async def tournaments(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/tornei`` (``/tournaments``) in a group: its tournaments, past and running."""
+    found = in_group(update, context)
+    if found is not None:
+        chat, _ = found
+        service = tavolo(context)
+        reply(update, context, service.tournaments.list_text(chat.id, service.group_lang(chat.id)))
+
+
 async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/impostazioni`` (``/settings``) in a group: its settings, as buttons an admin
     presses."""

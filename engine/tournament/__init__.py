@@ -7,7 +7,8 @@ Entrants are ints (a person, or a pair entered as one); a list of them in seedin
   balanced groups at tables of 3 or 4), :func:`without_withdrawn` adjusts a scheduled round;
 - :func:`bracket`, :func:`bracket_round` and :func:`advance` run a knock-out;
 - :func:`danish_round` pairs the next round of the Danish system;
-- :func:`standings` orders the board: VP, then MP, then the result among the tied, then seed.
+- :func:`standings` orders the board: VP, then MP, then the result among the tied, then seed;
+- :func:`next_round` says what a tournament plays next (its :class:`Frame`), :func:`winner` who won.
 """
 
 from engine.tournament.danish import danish_round, rematches
@@ -28,11 +29,14 @@ from engine.tournament.pairing import (
     table_sizes,
     without_withdrawn,
 )
+from engine.tournament.schedule import FORMATS, Frame, next_round, winner
 from engine.tournament.standings import MP_BYE, VP_BYE, Result, Standing, standings
 
 __all__ = [
+    "FORMATS",
     "MP_BYE",
     "VP_BYE",
+    "Frame",
     "Result",
     "Round",
     "Standing",
@@ -44,11 +48,13 @@ __all__ = [
     "champion",
     "danish_round",
     "group_rounds",
+    "next_round",
     "rematches",
     "round_robin",
     "rounds_to_play",
     "seeding_order",
     "standings",
     "table_sizes",
+    "winner",
     "without_withdrawn",
 ]

@@ -1,0 +1,148 @@
+"""A tournament's messages as a player reads them, word for word, in English and Italian (the
+end-to-end tests in tests/e2e/test_bot_tournaments.py read them in Italian in the chat)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.render import tournament as view
+from engine.games import game
+from storage import Store, TournamentRecord
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    opened = Store.open(f"sqlite:///{tmp_path / 'texts.db'}")
+    yield opened  # type: ignore[misc]
+    opened.close()
+
+
+def _registration(store: Store) -> TournamentRecord:
+    record = store.create_tournament(-5, "scala40", "danish", {}, organiser_id=1, rounds=3)
+    record = store.enter_tournament(record.id, 1, "Anna")
+    return store.enter_computer(record.id, "🤖 Computer 1 (esperto)", "esperto")
+
+
+def _played(store: Store) -> TournamentRecord:
+    """Round 1 of a Danish tournament of 3: Anna beat Bea, Carlo had the bye."""
+    record = store.create_tournament(-5, "scala40", "danish", {}, organiser_id=1, rounds=3)
+    for user, name in ((1, "Anna"), (2, "Bea"), (3, "Carlo")):
+        record = store.enter_tournament(record.id, user, name)
+    record = store.start_tournament(record.id, [1, 2, 3], record.version)
+    record = store.pair_round(record.id, 1, [(1, 2)], [3])
+    store.record_table_result(record.id, 1, 1, {1: (20, 35), 2: (0, -35)})
+    return store.get_tournament(record.id)
+
+
+REGISTRATION = {
+    "it": [
+        "🏆 <b>Torneo di Scala 40</b>",
+        "🇩🇰 sistema danese · 3 turni",
+        "⏳ Tempo per turno: 1 giorno",
+        "⚙️ Partite: predefinite",
+        "Organizza Anna",
+        "👥 Iscritti: 2",
+        "1. Anna",
+        "2. 🤖 Computer 1 (esperto)",
+        "Tocca ✋ Mi iscrivo per partecipare. Le partite si giocano in privato con me: ognuno "
+        "ha lì la sua mano e il tavolo, qui resta il tabellone.",
+    ],
+    "en": [
+        "🏆 <b>Scala 40 tournament</b>",
+        "🇩🇰 Danish system · 3 rounds",
+        "⏳ Time for a round: 1 day",
+        "⚙️ Matches: the defaults",
+        "Organised by Anna",
+        "👥 Entrants: 2",
+        "1. Anna",
+        "2. 🤖 Computer 1 (esperto)",
+        "Tap ✋ Enter to take part. The matches are played in private with me: each player "
+        "has their hand and the table there, and the board stays here.",
+    ],
+}
+BUTTONS = {
+    "it": [
+        ["✋ Mi iscrivo", "🚪 Esci"],
+        ["🤖 + Facile", "🤖 + Esperto", "🤖 −"],
+        ["🇩🇰 sistema danese", "🔢 3 turni"],
+        ["⏳ 1 giorno", "⚙️ Opzioni"],
+        ["▶️ Inizia", "✖️ Annulla"],
+    ],
+    "en": [
+        ["✋ Enter", "🚪 Leave"],
+        ["🤖 + Easy", "🤖 + Expert", "🤖 −"],
+        ["🇩🇰 Danish system", "🔢 3 rounds"],
+        ["⏳ 1 day", "⚙️ Options"],
+        ["▶️ Start", "✖️ Cancel"],
+    ],
+}
+BOARD = {
+    "it": [
+        "🏆 <b>Torneo di Scala 40</b>",
+        "🇩🇰 sistema danese · 3 turni",
+        "Turno 1 di 3",
+        "",
+        "<b>Classifica</b>",
+        "1. Anna · VP 20 · MP 35 · partite 1, vinte 1",
+        "2. Carlo · VP 20 · MP 0 · partite 0, vinte 0",
+        "3. Bea · VP 0 · MP -35 · partite 1, vinte 0",
+        "",
+        "<b>Turno 1</b>",
+        "🪑 1. Anna – Bea · VP 20–0",
+        "Riposa: Carlo",
+    ],
+    "en": [
+        "🏆 <b>Scala 40 tournament</b>",
+        "🇩🇰 Danish system · 3 rounds",
+        "Round 1 of 3",
+        "",
+        "<b>Standings</b>",
+        "1. Anna · VP 20 · MP 35 · played 1, won 1",
+        "2. Carlo · VP 20 · MP 0 · played 0, won 0",
+        "3. Bea · VP 0 · MP -35 · played 1, won 0",
+        "",
+        "<b>Round 1</b>",
+        "🪑 1. Anna – Bea · VP 20–0",
+        "Bye: Carlo",
+    ],
+}
+
+
+def _labels(markup: object) -> list[list[str]]:
+    assert markup is not None and hasattr(markup, "inline_keyboard")
+    return [[button.text for button in row] for row in markup.inline_keyboard]
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_the_registration(store: Store, lang: str) -> None:
+    text, markup = view.registration_view(_registration(store), lang)
+    assert text.splitlines() == REGISTRATION[lang]
+    assert _labels(markup) == BUTTONS[lang]
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_the_board(store: Store, lang: str) -> None:
+    record = _played(store)
+    text, markup = view.board_view(record, lang, 3)
+    assert text.splitlines() == BOARD[lang]
+    assert _labels(markup) == [["🚪 Mi ritiro" if lang == "it" else "🚪 Withdraw"]]
+
+
+def test_the_private_notice_and_the_list(store: Store) -> None:
+    record = _played(store)
+    assert view.table_notice(record, 1, 1, 2, "en", "Circolo") == (
+        "🏆 Scala 40 tournament in Circolo, round 1: at table 1 you play Anna. "
+        "Your hand comes below."
+    )
+    date = record.created_at.strftime("%d/%m/%Y")
+    assert view.list_text([record], "en").splitlines() == [
+        "🏆 <b>The group's tournaments</b>",
+        f"{date} · Scala 40, Danish system · 3 entrants · round 1 in play",
+    ]
+    assert view.round_time(21_600, "it") == "6 ore"
+    assert view.round_time(3_600, "en") == "1 hour"
+    assert view.round_time(604_800, "it") == "7 giorni"
+    assert "pairs" not in view.match_options("scala40")
+    assert len(view.match_options("scala40")) == len(game("scala40").option_names()) - 1

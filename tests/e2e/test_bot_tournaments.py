@@ -1,0 +1,348 @@
+"""End to end: tournaments (issue 27) through the fake Bot API with its limits on: people
+register with buttons, the organiser sets the rules and starts it, each round's tables are
+played in the players' private chats (the group shows only the board), the next round is
+paired as the last table of a round ends, and the end posts the final standings; a restart in
+the middle of a round carries on without pairing anything twice; computer players play a
+knock-out of 8 and a Danish tournament of 6 over 3 rounds at full speed."""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.service import Tavolo
+from storage import PairingRecord, Store, TournamentRecord
+from testkit.bot_harness import (
+    button_data,
+    keyboard_data,
+    running_bot,
+    say,
+    seat_people,
+    settle,
+    tap,
+)
+from testkit.fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
+
+GROUP = -100880
+ANNA, BEA, CARLO, DORA = 1881, 1882, 1883, 1884
+PEOPLE = [(ANNA, "Anna", "it"), (BEA, "Bea", "it"), (CARLO, "Carlo", "it"), (DORA, "Dora", "it")]
+ORDER = [ANNA, BEA, CARLO, DORA]
+"""Who beats whom in the round robin: the earlier in this list (the later one abandons)."""
+NAMES = {user: name for user, name, _ in PEOPLE}
+
+
+@pytest.fixture(autouse=True)
+def _seeded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+    seeds = iter(range(100, 10_000))
+    monkeypatch.setattr("bot.tournaments.secure_seed", lambda: next(seeds))
+
+
+def _tournament(service: Tavolo) -> TournamentRecord:
+    found = service.tournaments.current(GROUP) or service.store.tournaments_in_chat(GROUP)[0]
+    return service.store.get_tournament(found.id)
+
+
+def _board(server: FakeTelegramServer, service: Tavolo) -> FakeMessage:
+    record = _tournament(service)
+    message = server.message(GROUP, record.message_id or 0)
+    assert message is not None
+    return message
+
+
+async def _short_matches(
+    server: FakeTelegramServer, service: Tavolo, organiser: FakeUser, board: FakeMessage
+) -> FakeMessage:
+    """The organiser sets the matches to one hand each, on the options panel."""
+    _, panel = await tap(server, service, organiser, board, "⚙️ Opzioni")
+    assert panel.text.splitlines()[1] == "⚙️ Opzioni di Scala 40"
+    _, panel = await tap(server, service, organiser, panel, "Formato: a punti")
+    for label in ("Smazzate: 3", "Smazzate: 5", "Smazzate: 7"):
+        _, panel = await tap(server, service, organiser, panel, label)
+    assert "Smazzate: 1" in keyboard_data(panel)
+    _, board = await tap(server, service, organiser, panel, "⬅️ Indietro")
+    return board
+
+
+async def _abandon(server: FakeTelegramServer, service: Tavolo, user: FakeUser) -> None:
+    """``user`` abandons the match they play, with /abbandona and its yes button."""
+    user.send(user.id, "/abbandona")
+    await settle(server, service)
+    question = server.last_message(user.id, from_bot=True)
+    assert question is not None and question.text.startswith("Abbandonare la partita in Circolo")
+    answer = await user.press(
+        user.id, question.message_id, button_data(question, "✅ Sì")
+    ).answered()
+    assert answer["text"] == "Hai abbandonato la partita."
+    await settle(server, service)
+
+
+async def _play_round(
+    server: FakeTelegramServer, service: Tavolo, users: dict[int, FakeUser]
+) -> None:
+    """Each table of the current round ends: its later player in :data:`ORDER` abandons."""
+    record = _tournament(service)
+    for table in [p for p in record.tables if p.round == record.round]:
+        assert table.match_id is not None
+        match = service.store.get_match(table.match_id)
+        people = [seat.user_id for seat in match.seats if seat.user_id is not None]
+        loser = max(people, key=ORDER.index)
+        await _abandon(server, service, users[loser])
+
+
+def _vp_from_matches(service: Tavolo, record: TournamentRecord) -> dict[int, tuple[int, int]]:
+    """Each person's VP and MP, summed from the stored matches' own outcomes (not from the
+    tournament's tables): what the board must say."""
+    totals = dict.fromkeys(ORDER, (0, 0))
+    for table in record.tables:
+        assert table.match_id is not None
+        match = service.store.get_match(table.match_id)
+        outcome = service.engine(match).outcome
+        assert outcome is not None
+        for seat in match.seats:
+            assert seat.user_id is not None
+            vp, mp = totals[seat.user_id]
+            totals[seat.user_id] = (vp + outcome.vp[seat.seat], mp + outcome.mp[seat.seat])
+    return totals
+
+
+async def test_a_round_robin_played_by_people(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server, database = fake_telegram, tmp_path / "robin.db"
+    anna, bea, carlo, dora = seat_people(server, GROUP, "Circolo", PEOPLE, admins=(ANNA,))
+    users = {u.id: u for u in (anna, bea, carlo, dora)}
+    with Store.open(f"sqlite:///{database}") as store:
+        for user, _, _ in PEOPLE:
+            store.set_private_chat(user, True)
+    async with running_bot(server, database) as service:
+        registration = await say(server, service, anna, GROUP, "/torneo")
+        assert registration.text.splitlines() == [
+            "🏆 Torneo di Scala 40",
+            "🔁 girone all'italiana · tavoli da 2",
+            "⏳ Tempo per turno: 1 giorno",
+            "⚙️ Partite: predefinite",
+            "Organizza Anna",
+            "👥 Iscritti: 1",
+            "1. Anna",
+            "Tocca ✋ Mi iscrivo per partecipare. Le partite si giocano in privato con me: "
+            "ognuno ha lì la sua mano e il tavolo, qui resta il tabellone.",
+        ]
+        for user in (bea, carlo, dora):
+            answer, registration = await tap(server, service, user, registration, "✋ Mi iscrivo")
+            assert answer["text"] == "Sei iscritto al torneo!"
+        answer, _ = await tap(server, service, bea, registration, "✋ Mi iscrivo")
+        assert answer["text"] == "Sei già iscritto."
+        answer, _ = await tap(server, service, bea, registration, "▶️ Inizia")
+        assert answer["text"] == "Solo chi organizza il torneo, o un amministratore, può farlo."
+        again = await say(server, service, bea, GROUP, "/torneo")
+        assert again.text == "Il gruppo ha già un torneo: eccolo."
+        assert again.reply_to is not None
+        assert again.reply_to.message_id == registration.message_id
+        registration = await _short_matches(server, service, anna, registration)
+        assert "⚙️ Partite: Formato a smazzate, Smazzate 1" in registration.text.splitlines()
+        assert registration.text.splitlines()[5:10] == [
+            "👥 Iscritti: 4",
+            "1. Anna",
+            "2. Bea",
+            "3. Carlo",
+            "4. Dora",
+        ]
+        group_before = len(server.messages(GROUP, from_bot=True))
+        await tap(server, service, anna, registration, "▶️ Inizia")
+
+        # Round 1 (Berger: 1-4, 2-3): each player is told privately, with the hand below.
+        record = _tournament(service)
+        assert record.status == "running" and record.round == 1
+        assert [table.entries for table in record.tables] == [(1, 4), (2, 3)]
+        notice = server.messages(DORA, from_bot=True)[-2]
+        assert notice.text == (
+            "🏆 Torneo di Scala 40 in Circolo, turno 1: al tavolo 1 giochi contro Anna. "
+            "La tua mano arriva qui sotto."
+        )
+        hand = server.messages(DORA, from_bot=True)[-1]
+        assert hand.text.startswith("🃏 Scala 40 · Circolo")
+        board = _board(server, service)
+        assert board.text.splitlines()[:3] == [
+            "🏆 Torneo di Scala 40",
+            "🔁 girone all'italiana · tavoli da 2",
+            "Turno 1 di 3",
+        ]
+        assert board.text.splitlines()[-3:] == [
+            "Turno 1",
+            "🪑 1. Anna – Dora · in corso",
+            "🪑 2. Bea – Carlo · in corso",
+        ]
+
+        for _ in range(3):
+            await _play_round(server, service, users)
+
+        record = _tournament(service)
+        assert record.status == "finished"
+        totals = _vp_from_matches(service, record)
+        ranked = sorted(ORDER, key=lambda user: (-totals[user][0], -totals[user][1]))
+        assert ranked == ORDER  # each beat those after them
+        expected = [
+            f"{place}. {NAMES[user]} · VP {totals[user][0]} · MP {totals[user][1]} · "
+            f"partite 3, vinte {3 - place + 1}"
+            for place, user in enumerate(ranked, 1)
+        ]
+        final = server.last_message(GROUP, from_bot=True)
+        assert final is not None
+        assert final.text.splitlines() == ["🏆 Torneo di Scala 40", "🥇 Vince Anna!", *expected]
+        board = _board(server, service)
+        assert board.text.splitlines()[2] == "🥇 Vince Anna!"
+        assert board.text.splitlines()[-4:] == expected
+        assert board.reply_markup is None
+        # The group saw the board, the pointer and the final standings: no table, no summary.
+        assert len(server.messages(GROUP, from_bot=True)) == group_before + 1
+        listed = await say(server, service, bea, GROUP, "/tornei")
+        assert listed.text.splitlines()[1].endswith(
+            "· Scala 40, girone all'italiana · 4 iscritti · vince Anna"
+        )
+
+
+async def _computers_only(
+    server: FakeTelegramServer, service: Tavolo, anna: FakeUser, formats: int, levels: list[str]
+) -> FakeMessage:
+    """Anna opens a tournament of one-hand matches among computers of ``levels``, in the
+    format ``formats`` presses of the format button away, and leaves it to them."""
+    registration = await say(server, service, anna, GROUP, "/torneo")
+    for _ in range(formats):
+        label = next(
+            label for label in keyboard_data(registration) if "🔁" in label or "⚔️" in label
+        )
+        _, registration = await tap(server, service, anna, registration, label)
+    registration = await _short_matches(server, service, anna, registration)
+    for level in levels:
+        _, registration = await tap(server, service, anna, registration, f"🤖 + {level}")
+    answer, registration = await tap(server, service, anna, registration, "🚪 Esci")
+    assert answer["text"] == "Non sei più iscritto."
+    return registration
+
+
+async def test_a_knockout_of_eight_computers(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server, database = fake_telegram, tmp_path / "knockout.db"
+    (anna,) = seat_people(server, GROUP, "Circolo", PEOPLE[:1], admins=(ANNA,))
+    with Store.open(f"sqlite:///{database}") as store:
+        store.set_private_chat(ANNA, True)
+    async with running_bot(server, database) as service:
+        levels = ["Esperto"] * 4 + ["Facile"] * 4
+        registration = await _computers_only(server, service, anna, 1, levels)
+        assert registration.text.splitlines()[1] == "⚔️ eliminazione diretta · tavoli da 2"
+        await tap(server, service, anna, registration, "▶️ Inizia")
+        await settle(server, service)
+
+        record = _tournament(service)
+        assert record.status == "finished" and record.round == 3
+        by_round = [[t for t in record.tables if t.round == r] for r in (1, 2, 3)]
+        assert [len(tables) for tables in by_round] == [4, 2, 1]
+        seeds = {e.entry: e.seed or 0 for e in record.entries}
+
+        def through(table: PairingRecord) -> int:  # more VP, then more MP, then the higher seed
+            result = table.result
+            assert result is not None
+            return min(table.entries, key=lambda e: (-result[e][0], -result[e][1], seeds[e]))
+
+        for earlier, later in itertools.pairwise(by_round):
+            winners = sorted(through(table) for table in earlier)
+            assert sorted(e for table in later for e in table.entries) == winners
+        champion = through(by_round[2][0])
+        names = {e.entry: e.name for e in record.entries}
+        final = server.last_message(GROUP, from_bot=True)
+        assert final is not None
+        assert final.text.splitlines()[1] == f"🥇 Vince {names[champion]}!"
+        # Round 1 in the standard seeding order: 1 v 8, 4 v 5, 2 v 7, 3 v 6.
+        by_seed = {seed: entry for entry, seed in seeds.items()}
+        assert [t.entries for t in by_round[0]] == [
+            (by_seed[1], by_seed[8]),
+            (by_seed[4], by_seed[5]),
+            (by_seed[2], by_seed[7]),
+            (by_seed[3], by_seed[6]),
+        ]
+        # The esperti are seeded first (their rating is higher).
+        assert {names[by_seed[s]].endswith("(esperto)") for s in (1, 2, 3, 4)} == {True}
+
+
+async def test_a_danish_tournament_of_six_computers(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server, database = fake_telegram, tmp_path / "danish.db"
+    (anna,) = seat_people(server, GROUP, "Circolo", PEOPLE[:1], admins=(ANNA,))
+    with Store.open(f"sqlite:///{database}") as store:
+        store.set_private_chat(ANNA, True)
+    async with running_bot(server, database) as service:
+        registration = await _computers_only(server, service, anna, 2, ["Facile"] * 6)
+        assert registration.text.splitlines()[1] == "🇩🇰 sistema danese · 3 turni"
+        await tap(server, service, anna, registration, "▶️ Inizia")
+        await settle(server, service)
+
+        record = _tournament(service)
+        assert record.status == "finished" and record.round == 3
+        met = [frozenset(t.entries) for t in record.tables]
+        assert len(met) == 9 and len(set(met)) == 9  # three rounds of 3 tables, no rematch
+        for number in (1, 2, 3):
+            seated = [e for t in record.tables if t.round == number for e in t.entries]
+            assert sorted(seated) == sorted(e.entry for e in record.entries)
+        assert all(t.result is not None for t in record.tables)
+
+
+async def test_a_restart_in_round_two_carries_on(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stops in round 2 between opening its first table and its second: started
+    again, it opens the second (once), pairs nothing twice, and the tournament ends as ever."""
+    server, database = fake_telegram, tmp_path / "restart.db"
+    anna, bea, carlo, dora = seat_people(server, GROUP, "Circolo", PEOPLE, admins=(ANNA,))
+    users = {u.id: u for u in (anna, bea, carlo, dora)}
+    with Store.open(f"sqlite:///{database}") as store:
+        for user, _, _ in PEOPLE:
+            store.set_private_chat(user, True)
+    async with running_bot(server, database) as service:
+        registration = await say(server, service, anna, GROUP, "/torneo")
+        for user in (bea, carlo, dora):
+            _, registration = await tap(server, service, user, registration, "✋ Mi iscrivo")
+        registration = await _short_matches(server, service, anna, registration)
+        await tap(server, service, anna, registration, "▶️ Inizia")
+        opened = service.store.open_table_match
+
+        def stopped_at_round_2_table_2(*args: Any) -> tuple[int, bool]:
+            if args[1:3] == (2, 2):
+                raise RuntimeError("the bot stops here")
+            return opened(*args)
+
+        monkeypatch.setattr(service.store, "open_table_match", stopped_at_round_2_table_2)
+        await _play_round(server, service, users)
+        record = _tournament(service)
+        assert record.round == 2
+        assert [(t.table, t.match_id is not None) for t in record.tables if t.round == 2] == [
+            (1, True),
+            (2, False),
+        ]
+    async with running_bot(server, database) as service:
+        await settle(server, service)
+        record = _tournament(service)
+        round_2 = [t for t in record.tables if t.round == 2]
+        assert all(t.match_id is not None for t in round_2)
+        pair = service.store.get_match(round_2[1].match_id or 0)
+        for seat in pair.seats:  # told once of the table that opened after the restart
+            assert seat.user_id is not None
+            told = [
+                m.text
+                for m in server.messages(seat.user_id, from_bot=True)
+                if m.text.startswith("🏆 Torneo di Scala 40 in Circolo, turno 2: al tavolo 2")
+            ]
+            assert len(told) == 1
+        await _play_round(server, service, users)
+        await _play_round(server, service, users)
+        assert _tournament(service).status == "finished"
+    with sqlite3.connect(database) as db:
+        matches = db.execute("SELECT count(*) FROM matches WHERE tournament_id = 1").fetchone()
+        rounds = db.execute("SELECT count(*) FROM tournament_rounds").fetchone()
+    assert (matches[0], rounds[0]) == (6, 3)
