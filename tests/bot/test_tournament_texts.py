@@ -40,26 +40,26 @@ REGISTRATION = {
     "it": [
         "🏆 <b>Torneo di Scala 40</b>",
         "🇩🇰 sistema danese · 3 turni",
-        "⏳ Tempo per turno: 1 giorno",
-        "⚙️ Partite: predefinite",
-        "Organizza Anna",
+        "⏳ Durata prevista di ogni turno del torneo: 1 giorno",
+        "⚙️ Opzioni delle partite: predefinite",
+        "Organizzato da Anna",
         "👥 Iscritti: 2",
         "1. Anna",
         "2. 🤖 Computer 1 (esperto)",
         "Tocca ✋ Mi iscrivo per partecipare. Le partite si giocano in privato con me: ognuno "
-        "ha lì la sua mano e il tavolo, qui resta il tabellone.",
+        "ha lì le sue carte e il tavolo; qui nel gruppo resta il tabellone.",
     ],
     "en": [
         "🏆 <b>Scala 40 tournament</b>",
         "🇩🇰 Danish system · 3 rounds",
-        "⏳ Time for a round: 1 day",
-        "⚙️ Matches: the defaults",
+        "⏳ Expected length of a round: 1 day",
+        "⚙️ Match options: the defaults",
         "Organised by Anna",
         "👥 Entrants: 2",
         "1. Anna",
         "2. 🤖 Computer 1 (esperto)",
-        "Tap ✋ Enter to take part. The matches are played in private with me: each player "
-        "has their hand and the table there, and the board stays here.",
+        "Tap ✋ Join to take part. The matches are played in private with me: each player "
+        "sees their hand and the table there, while the board stays here in the group.",
     ],
 }
 BUTTONS = {
@@ -71,7 +71,7 @@ BUTTONS = {
         ["▶️ Inizia", "✖️ Annulla"],
     ],
     "en": [
-        ["✋ Enter", "🚪 Leave"],
+        ["✋ Join", "🚪 Leave"],
         ["🤖 + Easy", "🤖 + Expert", "🤖 −"],
         ["🇩🇰 Danish system", "🔢 3 rounds"],
         ["⏳ 1 day", "⚙️ Options"],
@@ -89,7 +89,7 @@ BOARD = {
         "2. Carlo · VP 20 · MP 0 · partite 0, vinte 0",
         "3. Bea · VP 0 · MP -35 · partite 1, vinte 0",
         "",
-        "<b>Turno 1</b>",
+        "<b>Tavoli del turno 1</b>",
         "🪑 1. Anna – Bea · VP 20–0",
         "Riposa: Carlo",
     ],
@@ -99,11 +99,11 @@ BOARD = {
         "Round 1 of 3",
         "",
         "<b>Standings</b>",
-        "1. Anna · VP 20 · MP 35 · played 1, won 1",
-        "2. Carlo · VP 20 · MP 0 · played 0, won 0",
-        "3. Bea · VP 0 · MP -35 · played 1, won 0",
+        "1. Anna · VP 20 · MP 35 · matches 1, won 1",
+        "2. Carlo · VP 20 · MP 0 · matches 0, won 0",
+        "3. Bea · VP 0 · MP -35 · matches 1, won 0",
         "",
-        "<b>Round 1</b>",
+        "<b>Round 1 tables</b>",
         "🪑 1. Anna – Bea · VP 20–0",
         "Bye: Carlo",
     ],
@@ -134,7 +134,7 @@ def test_the_private_notice_and_the_list(store: Store) -> None:
     record = _played(store)
     assert view.table_notice(record, 1, 1, 2, "en", "Circolo") == (
         "🏆 Scala 40 tournament in Circolo, round 1: at table 1 you play Anna. "
-        "Your hand comes below."
+        "Your cards follow below."
     )
     date = record.created_at.strftime("%d/%m/%Y")
     assert view.list_text([record], "en").splitlines() == [

@@ -124,27 +124,30 @@ async def test_a_round_robin_played_by_people(
         assert registration.text.splitlines() == [
             "🏆 Torneo di Scala 40",
             "🔁 girone all'italiana · tavoli da 2",
-            "⏳ Tempo per turno: 1 giorno",
-            "⚙️ Partite: predefinite",
-            "Organizza Anna",
+            "⏳ Durata prevista di ogni turno del torneo: 1 giorno",
+            "⚙️ Opzioni delle partite: predefinite",
+            "Organizzato da Anna",
             "👥 Iscritti: 1",
             "1. Anna",
             "Tocca ✋ Mi iscrivo per partecipare. Le partite si giocano in privato con me: "
-            "ognuno ha lì la sua mano e il tavolo, qui resta il tabellone.",
+            "ognuno ha lì le sue carte e il tavolo; qui nel gruppo resta il tabellone.",
         ]
         for user in (bea, carlo, dora):
             answer, registration = await tap(server, service, user, registration, "✋ Mi iscrivo")
-            assert answer["text"] == "Sei iscritto al torneo!"
+            assert answer["text"] == "Sei nel torneo!"
         answer, _ = await tap(server, service, bea, registration, "✋ Mi iscrivo")
-        assert answer["text"] == "Sei già iscritto."
+        assert answer["text"] == "Sei già nel torneo."
         answer, _ = await tap(server, service, bea, registration, "▶️ Inizia")
         assert answer["text"] == "Solo chi organizza il torneo, o un amministratore, può farlo."
         again = await say(server, service, bea, GROUP, "/torneo")
-        assert again.text == "Il gruppo ha già un torneo: eccolo."
+        assert again.text == "C'è già un torneo in questo gruppo: eccolo."
         assert again.reply_to is not None
         assert again.reply_to.message_id == registration.message_id
         registration = await _short_matches(server, service, anna, registration)
-        assert "⚙️ Partite: Formato a smazzate, Smazzate 1" in registration.text.splitlines()
+        assert (
+            "⚙️ Opzioni delle partite: Formato a smazzate, Smazzate 1"
+            in registration.text.splitlines()
+        )
         assert registration.text.splitlines()[5:10] == [
             "👥 Iscritti: 4",
             "1. Anna",
@@ -162,7 +165,7 @@ async def test_a_round_robin_played_by_people(
         notice = server.messages(DORA, from_bot=True)[-2]
         assert notice.text == (
             "🏆 Torneo di Scala 40 in Circolo, turno 1: al tavolo 1 giochi contro Anna. "
-            "La tua mano arriva qui sotto."
+            "Le tue carte arrivano qui sotto."
         )
         hand = server.messages(DORA, from_bot=True)[-1]
         assert hand.text.startswith("🃏 Scala 40 · Circolo")
@@ -173,7 +176,7 @@ async def test_a_round_robin_played_by_people(
             "Turno 1 di 3",
         ]
         assert board.text.splitlines()[-3:] == [
-            "Turno 1",
+            "Tavoli del turno 1",
             "🪑 1. Anna – Dora · in corso",
             "🪑 2. Bea – Carlo · in corso",
         ]
@@ -202,7 +205,7 @@ async def test_a_round_robin_played_by_people(
         assert len(server.messages(GROUP, from_bot=True)) == group_before + 1
         listed = await say(server, service, bea, GROUP, "/tornei")
         assert listed.text.splitlines()[1].endswith(
-            "· Scala 40, girone all'italiana · 4 iscritti · vince Anna"
+            "· Scala 40, girone all'italiana · 4 iscritti · vinto da Anna"
         )
 
 
@@ -221,7 +224,7 @@ async def _computers_only(
     for level in levels:
         _, registration = await tap(server, service, anna, registration, f"🤖 + {level}")
     answer, registration = await tap(server, service, anna, registration, "🚪 Esci")
-    assert answer["text"] == "Non sei più iscritto."
+    assert answer["text"] == "Iscrizione annullata."
     return registration
 
 
