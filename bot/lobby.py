@@ -279,6 +279,8 @@ class Lobby:
             record = self.matches.record_or_none(match_id)
             if record is None or record.status != "finished" or record.chat_id != chat_id:
                 return Answer(t(lang, "ans.stale"))
+            if record.tournament_id is not None:  # a tournament's table has no rematch
+                return Answer(t(lang, "ans.stale"))
             presser = record.seat_of(user_id)
             if presser is None:
                 return Answer(t(lang, "ans.not_joined"))

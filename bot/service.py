@@ -163,6 +163,7 @@ class Tavolo:
         waiting (a restart shows the stored state anyway)."""
         await self.computers.close()
         await self.work.close()
+        await self.tournaments.close()
         await self.outbox.close(grace)
 
     # --- presses -------------------------------------------------------------------------------

@@ -144,4 +144,6 @@ class Tables:
         """The match a table's button names, when pressed in that match's chat (else None:
         a forged or misplaced button)."""
         record = self.matches.record_or_none(match_id)
-        return record if record is not None and record.chat_id == chat_id else None
+        if record is None or record.tournament_id is not None:  # a tournament's: in private
+            return None
+        return record if record.chat_id == chat_id else None

@@ -24,15 +24,17 @@ from bot.delivery.work import Render
 from bot.i18n import isolated, t
 from bot.matches import Matches
 from bot.options_ui import changed as option_changed
+from bot.options_ui import next_value
 from bot.people import People
 from bot.render import tournament as view
 from bot.tables import Asked
 from engine.cards import secure_seed
 from engine.games import GameMatch, game
-from engine.ratings import COMPUTER_RATINGS, NEW_RATING, category_of
-from engine.tournament import next_round
+from engine.ratings import COMPUTER_RATINGS, NEW_RATING, Rating, category_of
+from engine.tournament import FORMATS, next_round, seeding
 from storage import (
     AlreadySeated,
+    ChatBusy,
     EntryRecord,
     MatchRecord,
     RoundPaired,
@@ -52,8 +54,12 @@ lobby's)."""
 GAMES = ("scala40",)
 """The games a tournament is played at: Scala 40, alone (a pairs tournament needs partners to
 enter together: not yet)."""
-FORMAT_CYCLE = ("robin", "knockout", "danish")
 SIZE_CYCLE = (2, 3, 4)
+MOST_ENTRANTS = 32
+"""The most entrants a tournament takes (people and computers): 16 tables a round."""
+RETRIES = (2.0, 10.0, 60.0, 300.0)
+"""Seconds before carrying a tournament on again after it failed (the store was away): a round
+whose last table ended meanwhile is paired then, not at the next restart."""
 ANSWERED = (StaleVersion, WrongStatus, SeatError, TournamentNotFound, AlreadySeated)
 """What a press that lost a race meets: answered as stale."""
 
@@ -81,6 +87,7 @@ class Tournaments:
         """Tournaments whose registration shows the matches' options."""
         self._locks: dict[int, asyncio.Lock] = {}
         self._running: set[asyncio.Task[None]] = set()
+        self.retries = RETRIES
 
     # --- the registration --------------------------------------------------------------------
 
@@ -92,15 +99,20 @@ class Tournaments:
         if game_name not in GAMES:
             self._reply(asked, t(lang, "tourn.game_not_yet", game=t(lang, f"game.{game_name}")))
             return
-        current = self.current(chat_id)
-        if current is not None:
-            self._point_at(current, asked, lang)
+        spec = game(game_name)
+        options = self.store.chat_settings(chat_id).default_options.get(game_name) or {}
+        try:
+            options = spec.checked_options({**options, "pairs": False}, None)
+        except ValueError:  # the group's defaults need pairs: the game's own, alone
+            options = {**spec.default_options(), "pairs": False}
+        try:
+            record = self.store.create_tournament(
+                chat_id, game_name, "robin", options, organiser_id=asked.user_id,
+                thread_id=asked.thread, alone=True,
+            )  # fmt: skip
+        except ChatBusy as busy:
+            self._point_at(self.store.get_tournament(busy.match_id), asked, lang)
             return
-        options = self.store.chat_settings(chat_id).default_options.get(game_name)
-        options = {**(options or game(game_name).default_options()), "pairs": False}
-        record = self.store.create_tournament(
-            chat_id, game_name, "robin", options, organiser_id=asked.user_id, thread_id=asked.thread
-        )
         if self.store.has_private_chat(asked.user_id):
             record = self.store.enter_tournament(record.id, asked.user_id, name)
         self.show(record)
@@ -208,6 +220,8 @@ class Tournaments:
             return Answer(t(lang, "ans.stale"))
         if any(user_id in (e.user_id, e.partner_id) for e in record.entries):
             return Answer(t(lang, "ans.tourn_already"))
+        if len(record.entries) >= MOST_ENTRANTS:
+            return Answer(t(lang, "ans.tourn_full", count=MOST_ENTRANTS), alert=True)
         if not self.store.has_private_chat(user_id):
             return Answer(t(lang, "ans.tourn_open_private"), url=self.people.bot_link())
         if not await self.people.is_member(record.chat_id, user_id):
@@ -253,20 +267,19 @@ class Tournaments:
         if not await self._organiser(press):
             return Answer(t(press.lang, "ans.tourn_only_organiser"))
         record = press.record
-        changed = await self.store.off(
-            self.store.set_tournament_rules, record.id, record.version, **rules
-        )
+        try:
+            changed = await self.store.off(
+                self.store.set_tournament_rules, record.id, record.version, **rules
+            )
+        except ValueError:  # rules no tournament plays: a forged or stale button
+            return Answer(t(press.lang, "ans.stale"))
         self._changed(changed)
         return Answer()
 
     async def _format(self, press: TournamentPress) -> Answer:
-        record = press.record
-        after = FORMAT_CYCLE[(FORMAT_CYCLE.index(record.format) + 1) % len(FORMAT_CYCLE)]
-        rules: dict[str, Any] = {"format": after}
-        if after != "robin":
-            rules["table_size"] = 2  # T-1.2: knock-out and Danish pair entrants
-        if after == "danish" and record.rounds is None:
-            rules["rounds"] = view.DANISH_ROUNDS[0]
+        frame = view.facts(press.record).frame
+        after = frame.in_format(_after(FORMATS, frame.format))
+        rules = {"format": after.format, "table_size": after.table_size, "rounds": after.rounds}
         return await self._rules(press, **rules)
 
     async def _table_size(self, press: TournamentPress) -> Answer:
@@ -294,16 +307,17 @@ class Tournaments:
         index = callbacks.button_index(press.data.arg)
         if index is None or index >= len(names):
             return Answer(t(lang, "ans.stale"))
-        try:
-            options = option_changed(record.game, record.options, names[index], None)
-        except ValueError as error:
-            return Answer(t(lang, "ans.option_invalid", message=str(error)), alert=True)
+        options = _next_options(record.game, record.options, names[index])
+        if options is None:
+            return Answer(t(lang, "ans.stale"))
         return await self._rules(press, options=options)
 
     async def _add_computer(self, press: TournamentPress) -> Answer:
         record, lang = press.record, press.lang
         if not await self._organiser(press):
             return Answer(t(lang, "ans.tourn_only_organiser"))
+        if len(record.entries) >= MOST_ENTRANTS:
+            return Answer(t(lang, "ans.tourn_full", count=MOST_ENTRANTS), alert=True)
         spec = game(record.game)
         level = press.data.arg if press.data.arg in spec.levels else spec.levels[0]
         count = sum(1 for e in record.entries if e.computer_level) + 1
@@ -347,16 +361,15 @@ class Tournaments:
         first (T-5)."""
         category = category_of(record.game, record.options)
 
-        def rating(entry: EntryRecord) -> float:
+        def rating(entry: EntryRecord) -> Rating:
             if entry.computer_level is not None:
-                return COMPUTER_RATINGS.get(entry.computer_level, NEW_RATING).ordinal
+                return COMPUTER_RATINGS.get(entry.computer_level, NEW_RATING)
             rated = [
                 r for r in self.store.user_ratings(entry.user_id or 0) if r.category == category
             ]
-            return (rated[0].mu - 3 * rated[0].sigma) if rated else NEW_RATING.ordinal
+            return Rating(rated[0].mu, rated[0].sigma) if rated else NEW_RATING
 
-        ordered = sorted(record.entries, key=lambda e: (-rating(e), e.entry))
-        return [e.entry for e in ordered]
+        return seeding({e.entry: rating(e).ordinal for e in record.entries})
 
     def _changed(self, record: TournamentRecord) -> None:
         self.show(record)
@@ -387,6 +400,12 @@ class Tournaments:
         while self._running:
             await asyncio.gather(*list(self._running), return_exceptions=True)
 
+    async def close(self) -> None:
+        """Stop: what waits to try again is dropped (a restart carries every tournament on)."""
+        for task in list(self._running):
+            task.cancel()
+        await asyncio.gather(*list(self._running), return_exceptions=True)
+
     async def resume_all(self) -> int:
         """At start-up: every tournament under way carries on from what was stored, and every
         tournament's message shows its state."""
@@ -394,7 +413,7 @@ class Tournaments:
         for record in records:
             self.show(record)
             if record.status == "running":
-                await self.carry_on(record.id)
+                self.spawn(self.carry_on(record.id))
         return len(records)
 
     async def carry_on(self, tournament_id: int) -> None:
@@ -402,11 +421,14 @@ class Tournaments:
         round's tables that have no match yet, and once every table of the round has its
         result, pair the next round (or end the tournament). Safe to repeat, and to run on
         several instances: the store pairs a round once and opens a table's match once."""
-        async with self._lock(tournament_id):
-            try:
-                await self._carry_on(tournament_id)
-            except Exception:  # one tournament's fault must not stop the others
-                log.exception("tournament %s could not carry on", tournament_id)
+        for wait in (0.0, *self.retries):
+            await asyncio.sleep(wait)
+            async with self._lock(tournament_id):
+                try:
+                    await self._carry_on(tournament_id)
+                    return
+                except Exception:  # one tournament's fault must not stop the others
+                    log.exception("tournament %s could not carry on", tournament_id)
 
     async def _carry_on(self, tournament_id: int) -> None:
         while True:
@@ -424,6 +446,14 @@ class Tournaments:
             upcoming = next_round(found.frame, found.seeding, found.results, found.withdrawn)
             if upcoming is None:
                 await self._finish(record)
+                return
+            if upcoming.number != record.round + 1:  # the stored rounds say otherwise: stop
+                log.error(
+                    "tournament %s: round %s after round %s",
+                    record.id,
+                    upcoming.number,
+                    record.round,
+                )
                 return
             try:
                 await self.store.off(
@@ -487,7 +517,22 @@ class Tournaments:
         return view.list_text(self.store.tournaments_in_chat(chat_id), lang)
 
 
-def _after(cycle: tuple[int, ...], value: int) -> int:
+def _next_options(game_name: str, options: dict[str, Any], name: str) -> dict[str, Any] | None:
+    """The options with ``name`` at its next value a tournament's matches can take: values the
+    engine refuses (a format that needs pairs) are passed over, and so is a turn without a
+    timer, since the turn timers are what ends every table (T-4.2). None: no such value."""
+    for _ in range(len(game(game_name).choices.get(name, ())) + 2):
+        try:
+            options = option_changed(game_name, options, name, None)
+        except ValueError:
+            options = {**options, name: next_value(game(game_name), name, options.get(name))}
+            continue
+        if options.get("turn_seconds") != 0:
+            return options
+    return None
+
+
+def _after(cycle: tuple[Any, ...], value: Any) -> Any:
     """The value after ``value`` in ``cycle`` (its first when ``value`` is not in it)."""
     if value not in cycle:
         return cycle[0]

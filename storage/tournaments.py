@@ -15,9 +15,11 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from engine.tournament import Frame
 from storage.base import StoreBase, _check_game, _name, _now
 from storage.errors import (
     AlreadySeated,
+    ChatBusy,
     RoundPaired,
     SeatError,
     StaleVersion,
@@ -40,9 +42,6 @@ Player = tuple[int | None, str, str | None]
 """A seat of a tournament's table: the person's id (None: a computer), the name, the computer's
 level (None: a person)."""
 
-FORMATS = ("robin", "knockout", "danish")
-"""Round robin (girone all'italiana), knock-out (eliminazione diretta), the Danish system."""
-
 
 class TournamentStore(StoreBase):
     """Tournaments, their entrants and the tables of their rounds."""
@@ -61,16 +60,16 @@ class TournamentStore(StoreBase):
         round_seconds: int = 86_400,
         computers: str | None = None,
         thread_id: int | None = None,
+        alone: bool = False,
     ) -> TournamentRecord:
         """A tournament open for registration in ``chat_id`` (its forum topic ``thread_id``):
-        ``format`` one of :data:`FORMATS`, entrants alone or in ``pairs``, tables of
-        ``table_size``, ``rounds`` (the Danish system's), the time a round has, and the computer
-        level that fills an odd count (None: none)."""
+        ``format`` one of :data:`engine.tournament.FORMATS`, entrants alone or in ``pairs``,
+        tables of ``table_size``, ``rounds`` (the Danish system's), the time a round has, and
+        the computer level that fills an odd count (None: none). ``alone``: refused with
+        :class:`ChatBusy` (naming it) while the chat has a tournament open or running
+        (docs/rules.md T-5.1), decided in this transaction (several instances)."""
         _check_game(game)
-        if format not in FORMATS or not 2 <= table_size <= 4 or round_seconds <= 0:
-            raise ValueError(f"no such tournament: {format} at tables of {table_size}")
-        if format != "robin" and table_size != 2:  # T-1.2: they pair entrants
-            raise ValueError(f"a {format} tournament is played at tables of 2")
+        _check_rules(format, table_size, rounds, round_seconds)
         now = _now()
         row = TournamentTable(
             chat_id=chat_id,
@@ -91,6 +90,16 @@ class TournamentStore(StoreBase):
             updated_at=now,
         )
         with self._session(write=True, touches=NOTHING) as s:
+            if alone:
+                self._hold_chat(s, chat_id)
+                current = s.exec(
+                    select(TournamentTable).where(
+                        col(TournamentTable.chat_id) == chat_id,
+                        col(TournamentTable.status).in_(("open", "running")),
+                    )
+                ).first()
+                if current is not None and current.id is not None:
+                    raise ChatBusy(self.database, chat_id, current.id)
             s.add(row)
             s.flush()
             return _tournament(row, [], [])
@@ -248,10 +257,7 @@ class TournamentStore(StoreBase):
                 raise StaleVersion(self.database, tournament_id, expected_version, row.version)
             for name, value in rules.items():
                 setattr(row, name, _dump(value) if name == "options" else value)
-            if row.format not in FORMATS or not 2 <= row.table_size <= 4:
-                raise ValueError(f"no such tournament: {row.format} at tables of {row.table_size}")
-            if (row.format != "robin" and row.table_size != 2) or row.round_seconds <= 0:
-                raise ValueError(f"a {row.format} tournament is played at tables of 2")
+            _check_rules(row.format, row.table_size, row.rounds, row.round_seconds)
             return self._changed(s, row)
 
     def enter_computer(self, tournament_id: int, name: str, level: str) -> TournamentRecord:
@@ -471,6 +477,16 @@ class TournamentStore(StoreBase):
         rounds = s.exec(select(RoundTable).where(col(RoundTable.tournament_id) == row.id)).all()
         byes = {r.round: tuple(json.loads(r.byes)) for r in rounds}
         return _tournament(row, self._entries(s, row.id), s.exec(query).all(), byes)
+
+
+def _check_rules(format: str, table_size: int, rounds: int | None, round_seconds: int) -> None:
+    """ValueError for rules no tournament plays (the engine's :class:`Frame` decides, T-1; a
+    Danish tournament's rounds may be set later, before its start)."""
+    if not 2 <= table_size <= 4 or round_seconds <= 0:
+        raise ValueError(f"no such tournament: tables of {table_size}, {round_seconds} s a round")
+    if format == "danish" and rounds is None:
+        rounds = 1
+    Frame(format, table_size, rounds)
 
 
 def _tournament(

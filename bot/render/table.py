@@ -250,7 +250,7 @@ def pairs_line(record: MatchRecord, lang: str) -> str | None:
 def labelled(lang: str, record: MatchRecord, text: str) -> Html:
     """A message about a match (HTML), below its table's number when that is not the group's
     first ("🪑 Tavolo 2"): a group playing one table reads it as ever (docs/rules-notes.md)."""
-    if record.table_number <= 1:
+    if record.table_number <= 1 or record.tournament_id is not None:  # no table of the group
         return Html(text)
     return Html(f"{t(lang, 'table.label', number=record.table_number)}\n{text}")
 

@@ -219,7 +219,9 @@ def board_view(record: TournamentRecord, lang: str, total_rounds: int) -> Render
         return "\n".join(lines), None
     data = callbacks.tournament(record.id, 0, TournamentOp.WITHDRAW)
     withdraw = InlineKeyboardButton(t(lang, "btn.tourn_withdraw"), callback_data=data)
-    return "\n".join(lines), InlineKeyboardMarkup([[withdraw]])
+    data = callbacks.tournament(record.id, record.version, TournamentOp.CANCEL)
+    cancel = InlineKeyboardButton(t(lang, "btn.cancel"), callback_data=data)
+    return "\n".join(lines), InlineKeyboardMarkup([[withdraw, cancel]])
 
 
 def standings_lines(board: Sequence[Standing], called: dict[int, str], lang: str) -> list[str]:

@@ -29,7 +29,7 @@ from engine.tournament.pairing import (
     table_sizes,
     without_withdrawn,
 )
-from engine.tournament.schedule import FORMATS, Frame, next_round, winner
+from engine.tournament.schedule import FORMATS, Frame, next_round, seeding, winner
 from engine.tournament.standings import MP_BYE, VP_BYE, Result, Standing, standings
 
 __all__ = [
@@ -52,6 +52,7 @@ __all__ = [
     "rematches",
     "round_robin",
     "rounds_to_play",
+    "seeding",
     "seeding_order",
     "standings",
     "table_sizes",

@@ -8,8 +8,9 @@ stored facts.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+import functools
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from engine.tournament.danish import danish_round
 from engine.tournament.knockout import advance, bracket, bracket_round, champion
@@ -18,6 +19,8 @@ from engine.tournament.standings import Result, standings
 
 FORMATS = ("robin", "knockout", "danish")
 """Round robin (girone all'italiana), knock-out (eliminazione diretta), the Danish system."""
+DANISH_ROUNDS = 3
+"""The rounds a Danish tournament plays unless its organiser says otherwise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +40,13 @@ class Frame:
         if self.format == "danish" and (self.rounds is None or self.rounds < 1):
             raise ValueError("the Danish system needs its number of rounds")
 
+    def in_format(self, format: str) -> Frame:
+        """The same tournament in another format: tables of 2 unless a round robin (T-1.2),
+        the Danish system's rounds kept, or :data:`DANISH_ROUNDS`."""
+        size = self.table_size if format == "robin" else 2
+        rounds = self.rounds or DANISH_ROUNDS if format == "danish" else self.rounds
+        return replace(self, format=format, table_size=size, rounds=rounds)
+
     def total_rounds(self, entrants: int) -> int:
         """How many rounds the tournament plays with ``entrants`` entrants (withdrawals aside:
         a knock-out may end sooner when nobody is left to meet)."""
@@ -46,7 +56,23 @@ class Frame:
             return self.rounds or 0
         if self.format == "knockout":
             return (entrants - 1).bit_length()
-        return len(round_robin(list(range(entrants)), self.table_size))
+        return _robin_rounds(entrants, self.table_size)
+
+
+@functools.lru_cache(maxsize=64)
+def _robin_rounds(entrants: int, table_size: int) -> int:
+    """The rounds of a round robin of ``entrants`` (their count alone decides it)."""
+    return len(round_robin(list(range(entrants)), table_size))
+
+
+def seeding(strengths: Mapping[int, float]) -> list[int]:
+    """The seeding of entrants by strength (T-5.2): the strongest first, then the one entered
+    first (the lower entry number).
+
+    >>> seeding({1: 0.0, 2: 3.5, 3: 0.0})
+    [2, 1, 3]
+    """
+    return sorted(strengths, key=lambda entry: (-strengths[entry], entry))
 
 
 def next_round(
@@ -64,12 +90,14 @@ def next_round(
         return None
     if frame.format == "robin":
         round_ = round_robin(seeding, frame.table_size)[number - 1]
-        return without_withdrawn(round_, withdrawn)
+        round_ = without_withdrawn(round_, withdrawn)
+        return round_ if round_.tables or round_.byes else None
     if frame.format == "danish":
         return danish_round(number, seeding, results, withdrawn)
     slots = _bracket_after(seeding, results, withdrawn, number)
-    if champion(slots) is not None or len([s for s in slots if s is not None]) < 2:
-        return None
+    present = [s for s in slots if s is not None and s not in withdrawn]
+    if champion(slots) is not None or len(present) < 2:
+        return None  # a champion, or nobody left to meet (the last ones withdrew)
     return bracket_round(number, slots, withdrawn)
 
 

@@ -127,7 +127,10 @@ def test_the_board(store: Store, lang: str) -> None:
     record = _played(store)
     text, markup = view.board_view(record, lang, 3)
     assert text.splitlines() == BOARD[lang]
-    assert _labels(markup) == [["🚪 Mi ritiro" if lang == "it" else "🚪 Withdraw"]]
+    if lang == "it":
+        assert _labels(markup) == [["🚪 Mi ritiro", "✖️ Annulla"]]
+    else:
+        assert _labels(markup) == [["🚪 Withdraw", "✖️ Cancel"]]
 
 
 def test_the_private_notice_and_the_list(store: Store) -> None:

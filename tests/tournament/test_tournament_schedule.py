@@ -85,3 +85,13 @@ def test_rematches_counts_tables_of_entrants_who_met() -> None:
     round_ = next_round(Frame("danish", rounds=2), [1, 2, 3, 4], [first])
     assert round_ is not None
     assert rematches(round_, [first]) == 0
+
+
+def test_a_knockout_whose_winners_withdraw_ends_without_a_champion() -> None:
+    """Round 1 of 4: 1 and 2 win, then both withdraw: nobody is left to meet in the final."""
+    frame, seeding = Frame("knockout"), [1, 2, 3, 4]
+    results = [Result(1, (1, 4), (20, 0), (5, -5)), Result(1, (2, 3), (20, 0), (5, -5))]
+    assert next_round(frame, seeding, results, {1, 2}) is None
+    assert winner(frame, seeding, results, {1, 2}) is None
+    assert next_round(frame, seeding, results, {1}) is None  # 2 alone in the final: a walkover
+    assert winner(frame, seeding, results, {1}) == 2
