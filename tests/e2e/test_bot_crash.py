@@ -13,11 +13,8 @@ the process dies before it stores so (:mod:`kill_races`). The counts are printed
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -30,6 +27,7 @@ from testkit.bot_harness import running_bot, seat_people, settle, store_started_
 from testkit.bot_players import Table
 from testkit.fake_telegram import FakeTelegramServer
 from testkit.kill_races import raced, sent_id
+from testkit.processes import start_bot
 
 KILLS = 30
 SCALA, SCOPA = -100710, -100720
@@ -40,8 +38,6 @@ SCOPA_PEOPLE = [
     (1203, "Dora", "en"),
     (1204, "Ezio", "it"),
 ]
-ROOT = Path(__file__).resolve().parents[2]
-PROCESS = ROOT / "testkit" / "bot_process.py"
 
 
 @pytest.fixture(autouse=True)
@@ -62,24 +58,6 @@ def answered_before_a_kill(server: FakeTelegramServer, kills: list[float], late:
         if call.params.get("callback_query_id") == query and call.finished is not None:
             return any(call.finished <= kill <= late.started for kill in kills)
     return False
-
-
-async def start_bot(
-    server: FakeTelegramServer, database: Path, log: Any
-) -> subprocess.Popen[bytes]:
-    mark = server.mark()
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    process = subprocess.Popen(
-        [sys.executable, str(PROCESS), server.base_url, str(database), server.token],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env=env,
-    )
-    await server.wait_for(  # it polls (its first getUpdates waits for updates)
-        lambda: any(c.seq > mark and c.method == "getUpdates" for c in server.calls), timeout=30
-    )
-    return process
 
 
 @pytest.mark.slow

@@ -9,13 +9,9 @@ move. A command typed meanwhile has a date that says it is young enough: it is a
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
-from typing import IO
 
 import pytest
 
@@ -23,37 +19,17 @@ from engine.scala40 import Options
 from storage import Store
 from testkit.bot_harness import RIGGED_HANDS, button_data, seat_people, store_started_match
 from testkit.fake_telegram import QUERY_TIMEOUT, FakeMessage, FakeTelegramServer
+from testkit.processes import start_bot
 from testkit.s40_helpers import position
 
 GROUP = -100960
 ANNA, LUCA = 1001, 1002
 PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "it")]
-ROOT = Path(__file__).resolve().parents[2]
-PROCESS = ROOT / "testkit" / "bot_process.py"
 
 
 @pytest.fixture(autouse=True)
 def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PTB_TIMEDELTA", "1")
-
-
-async def start_bot(
-    server: FakeTelegramServer, database: Path, log: IO[bytes]
-) -> subprocess.Popen[bytes]:
-    """The bot in a process of its own, polling the fake Bot API, once it polls."""
-    mark = server.mark()
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    process = subprocess.Popen(
-        [sys.executable, str(PROCESS), server.base_url, str(database), server.token],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env=env,
-    )
-    await server.wait_for(
-        lambda: any(c.seq > mark and c.method == "getUpdates" for c in server.calls), timeout=30
-    )
-    return process
 
 
 def reply_to(server: FakeTelegramServer, chat_id: int, message: FakeMessage) -> FakeMessage | None:

@@ -7,7 +7,10 @@ knock-out of 8 and a Danish tournament of 6 over 3 rounds at full speed."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import random
+import signal
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -15,6 +18,7 @@ from typing import Any
 import pytest
 
 from bot.service import Tavolo
+from engine.games import game
 from storage import PairingRecord, Store, TournamentRecord
 from testkit.bot_harness import (
     button_data,
@@ -26,6 +30,7 @@ from testkit.bot_harness import (
     tap,
 )
 from testkit.fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
+from testkit.processes import start_bot
 
 GROUP = -100880
 ANNA, BEA, CARLO, DORA = 1881, 1882, 1883, 1884
@@ -350,3 +355,50 @@ async def test_a_restart_in_round_two_carries_on(
         matches = db.execute("SELECT count(*) FROM matches WHERE tournament_id = 1").fetchone()
         rounds = db.execute("SELECT count(*) FROM tournament_rounds").fetchone()
     assert (matches[0], rounds[0]) == (6, 3)
+
+
+KILLS = 6
+
+
+@pytest.mark.slow
+async def test_killed_at_random_points_a_tournament_loses_nothing(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """A Danish tournament of 6 computers over 3 rounds, the bot process killed (SIGKILL) at
+    random points while it plays: started again each time, it ends with every round paired
+    once, every table played by one match, and every table's result that match's own."""
+    server, database = fake_telegram, tmp_path / "killed.db"
+    seat_people(server, GROUP, "Circolo", PEOPLE[:1], admins=(ANNA,))
+    options = {**game("scala40").default_options(), "format": "hands", "hands": 1}
+    with Store.open(f"sqlite:///{database}") as store:
+        record = store.create_tournament(
+            GROUP, "scala40", "danish", options, organiser_id=ANNA, rounds=3
+        )
+        for number in range(1, 7):
+            record = store.enter_computer(record.id, f"🤖 {number}", "facile")
+        record = store.start_tournament(record.id, list(range(1, 7)), record.version)
+    rng = random.Random(27)
+    with (tmp_path / "bot.log").open("wb") as log:
+        for _ in range(KILLS):
+            process = await start_bot(server, database, log)
+            await asyncio.sleep(rng.uniform(0.1, 1.5))  # a kill at a random point: no condition
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+    async with running_bot(server, database, strict=False) as service:
+        await settle(server, service)
+        record = service.store.get_tournament(record.id)
+        assert record.status == "finished" and record.round == 3
+        assert len(record.tables) == 9
+        for table in record.tables:
+            assert table.match_id is not None and table.result is not None
+            match = service.store.get_match(table.match_id)
+            outcome = service.engine(match).outcome
+            assert outcome is not None and match.status == "finished"
+            assert {
+                entry: (outcome.vp[seat], outcome.mp[seat])
+                for seat, entry in enumerate(table.entries)
+            } == dict(table.result)
+    with sqlite3.connect(database) as db:
+        matches = db.execute("SELECT count(*) FROM matches WHERE tournament_id = 1").fetchone()
+        rounds = db.execute("SELECT count(*) FROM tournament_rounds").fetchone()
+    assert (matches[0], rounds[0]) == (9, 3)  # no table opened twice, no round paired twice
