@@ -12,6 +12,7 @@ import logging
 from collections.abc import Coroutine
 from typing import Any
 
+from bot.background import Background
 from bot.matches import Matches
 from bot.moves import Moves
 from bot.work import DueWork
@@ -32,7 +33,8 @@ class Computers:
         work.handlers["computer"] = self.play
         self.closing = False
         self._driving: set[int] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
+        self.background = Background()
+        """The computer turns in progress."""
 
     @property
     def pause(self) -> float:
@@ -56,9 +58,7 @@ class Computers:
             self._spawn(self._turns(match_id))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(self._guarded(work))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.background.spawn(self._guarded(work))
 
     @staticmethod
     async def _guarded(work: Coroutine[Any, Any, None]) -> None:
@@ -105,20 +105,7 @@ class Computers:
             if current.version == record.version:
                 await self.moves.move(current, seat, str(action), "it")
 
-    @property
-    def busy(self) -> bool:
-        """Whether a computer turn is in progress."""
-        return bool(self._tasks)
-
-    async def settle(self) -> None:
-        """Wait for the computer turns in progress (tests)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
-
     async def close(self) -> None:
         """Stop: no more computer moves."""
         self.closing = True
-        tasks = list(self._tasks)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.background.close()

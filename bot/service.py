@@ -153,9 +153,10 @@ class Tavolo:
 
     async def drain(self) -> None:
         """Wait until every computer turn is played and every message is out."""
-        parts = (self.computers, self.work, self.tables, self.tournaments)
-        while any(part.busy for part in parts) or not self.outbox.idle:
-            await asyncio.gather(*(part.settle() for part in parts))
+        parts = (self.computers, self.work, self.tournaments)
+        background = [part.background for part in parts] + [self.tables.moving]
+        while any(tasks.busy for tasks in background) or not self.outbox.idle:
+            await asyncio.gather(*(tasks.settle() for tasks in background))
             await self.outbox.drain()
 
     async def close(self, grace: float) -> None:
@@ -163,7 +164,7 @@ class Tavolo:
         waiting (a restart shows the stored state anyway)."""
         await self.computers.close()
         await self.work.close()
-        await self.tournaments.close()
+        await self.tournaments.background.close()
         await self.outbox.close(grace)
 
     # --- presses -------------------------------------------------------------------------------

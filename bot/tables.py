@@ -9,12 +9,12 @@ on the group's only table; with several and none of those, the group is asked wh
 
 from __future__ import annotations
 
-import asyncio
 from typing import NamedTuple
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
+from bot.background import Background
 from bot.delivery import Outbox, Priority
 from bot.i18n import t
 from bot.matches import Matches
@@ -52,7 +52,8 @@ class Tables:
         self.store = matches.store
         self.people = people
         self.outbox = outbox
-        self._moving: set[asyncio.Future[None]] = set()
+        self.moving = Background()
+        """The tables being moved out of a topic that is gone."""
 
     @staticmethod
     def next_number(active: list[MatchRecord]) -> int:
@@ -126,19 +127,7 @@ class Tables:
         the background: the write runs off the event loop)."""
         for record in self.active(chat_id):
             if record.thread_id == thread:
-                task = asyncio.ensure_future(self.store.off(self.store.set_thread, record.id, None))
-                self._moving.add(task)
-                task.add_done_callback(self._moving.discard)
-
-    @property
-    def busy(self) -> bool:
-        """Whether a table is being moved out of a topic that is gone."""
-        return bool(self._moving)
-
-    async def settle(self) -> None:
-        """Wait for the tables being moved out of a topic that is gone."""
-        if self._moving:
-            await asyncio.gather(*self._moving, return_exceptions=True)
+                self.moving.spawn(self.store.off(self.store.set_thread, record.id, None))
 
     def chosen(self, match_id: int, chat_id: int) -> MatchRecord | None:
         """The match a table's button names, when pressed in that match's chat (else None:

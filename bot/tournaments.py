@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from bot import callbacks
 from bot.answer import Answer
+from bot.background import Background
 from bot.callbacks import TournamentOp
 from bot.delivery import Outbox, Priority
 from bot.delivery.work import Render
@@ -86,7 +87,10 @@ class Tournaments:
         self.panels: dict[int, bool] = {}
         """Tournaments whose registration shows the matches' options."""
         self._locks: dict[int, asyncio.Lock] = {}
-        self._running: set[asyncio.Task[None]] = set()
+        self.background = Background()
+        """The tournaments being carried on (at a stop, what waits to try again is dropped:
+        a restart carries every tournament on)."""
+        self.spawn = self.background.spawn
         self.retries = RETRIES
 
     # --- the registration --------------------------------------------------------------------
@@ -383,28 +387,6 @@ class Tournaments:
         """After a move: a tournament's table that just ended has the tournament carry on."""
         if record.tournament_id is not None and match.is_over:
             self.spawn(self.carry_on(record.tournament_id))
-
-    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        """Run ``work`` in the background (:meth:`settle` waits for it)."""
-        task = asyncio.get_running_loop().create_task(work)
-        self._running.add(task)
-        task.add_done_callback(self._running.discard)
-
-    @property
-    def busy(self) -> bool:
-        """Whether a tournament is being carried on."""
-        return bool(self._running)
-
-    async def settle(self) -> None:
-        """Wait for the tournaments being carried on."""
-        while self._running:
-            await asyncio.gather(*list(self._running), return_exceptions=True)
-
-    async def close(self) -> None:
-        """Stop: what waits to try again is dropped (a restart carries every tournament on)."""
-        for task in list(self._running):
-            task.cancel()
-        await asyncio.gather(*list(self._running), return_exceptions=True)
 
     async def resume_all(self) -> int:
         """At start-up: every tournament under way carries on from what was stored, and every

@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot.background import Background
 from storage import DatabaseUnavailable, Season, Store, Work
 
 log = logging.getLogger(__name__)
@@ -82,7 +83,8 @@ class DueWork:
         self._seasons_from: datetime | None = None
         """When to look for months to announce again (None: at the next poll)."""
         self._poller: asyncio.Task[None] | None = None
-        self._running: set[asyncio.Task[None]] = set()
+        self.background = Background()
+        """The claimed work running."""
 
     async def claim(
         self,
@@ -138,9 +140,7 @@ class DueWork:
         return len(claimed) + len(seasons)
 
     def _start(self, work: Awaitable[None]) -> None:
-        task = asyncio.ensure_future(work)
-        self._running.add(task)
-        task.add_done_callback(self._running.discard)
+        self.background.spawn(work)
 
     async def _due_seasons(self) -> list[Season]:
         """The months that are over, claimed, when it is time to look."""
@@ -182,20 +182,10 @@ class DueWork:
                 log.exception("looking for due work failed")
             await asyncio.sleep(interval)
 
-    @property
-    def busy(self) -> bool:
-        """Whether claimed work is running."""
-        return bool(self._running)
-
-    async def settle(self) -> None:
-        """Wait for the work in progress (tests)."""
-        while self._running:
-            await asyncio.gather(*list(self._running), return_exceptions=True)
-
     async def close(self) -> None:
         """Stop polling, and let the work in progress end."""
         if self._poller is not None:
             self._poller.cancel()
             await asyncio.gather(self._poller, return_exceptions=True)
             self._poller = None
-        await asyncio.gather(*list(self._running), return_exceptions=True)
+        await self.background.close(cancel=False)

@@ -46,7 +46,7 @@ async def test_done_work_goes(store: Store) -> None:
 
     work.handlers["timeout"] = handler
     assert await work.poll() == 1
-    await work.settle()
+    await work.background.settle()
     assert ran == [item]
     assert store.work(match_id) == []
 
@@ -69,7 +69,7 @@ async def test_failed_work_is_given_back_and_tried_again_later(store: Store) -> 
     assert await work.poll() == 0  # not before RETRY
     clock[0] = NOON + RETRY + timedelta(seconds=1)
     assert await work.poll() == 1
-    await work.settle()
+    await work.background.settle()
     assert calls == [item, item]
     assert store.work(match_id) == []
 
