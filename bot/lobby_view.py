@@ -10,7 +10,7 @@ from bot import callbacks
 from bot.callbacks import LobbyOp
 from bot.games import ui_for
 from bot.i18n import Html, html_lines, isolated, t
-from bot.options_ui import value_text
+from bot.options_ui import option_rows, value_text
 from bot.rankings import level_words
 from bot.render import Rendered
 from bot.render.table import PAIRED_SEATS
@@ -85,22 +85,13 @@ def _seat_line(seat: int, name: str, rating: Rating | None, lang: str) -> str:
 
 def _options_panel(record: MatchRecord, lang: str) -> Rendered:
     lines = [t(lang, "lobby.options_title", game=t(lang, f"game.{record.game}"))]
-    buttons = [
-        [
-            InlineKeyboardButton(
-                t(
-                    lang,
-                    "opt.line",
-                    label=t(lang, f"opt.{name}"),
-                    value=value_text(name, record.options.get(name), lang),
-                ),
-                callback_data=callbacks.lobby(
-                    record.id, record.version, LobbyOp.OPTION_VALUE, index
-                ),
-            )
-        ]
-        for index, name in enumerate(game(record.game).option_names())
-    ]
+    names = game(record.game).option_names()
+    buttons = option_rows(
+        record.options,
+        names,
+        lang,
+        lambda index: callbacks.lobby(record.id, record.version, LobbyOp.OPTION_VALUE, index),
+    )
     back = callbacks.lobby(record.id, record.version, LobbyOp.OPTIONS_BACK)
     buttons.append([InlineKeyboardButton(t(lang, "btn.back"), callback_data=back)])
     return "\n".join(lines), InlineKeyboardMarkup(buttons)

@@ -7,7 +7,10 @@ engine's own message.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from telegram import InlineKeyboardButton
 
 from bot.i18n import Html, t
 from engine import games
@@ -37,6 +40,17 @@ def changed(game: str, options: dict[str, Any], name: str, players: int | None) 
 
 UNITS = {"turn_seconds": "val.seconds", "match_minutes": "val.minutes"}
 """Options that are a duration, and the text of their unit (0: no limit)."""
+
+
+def option_rows(
+    options: dict[str, Any], names: list[str], lang: str, data: Callable[[int], str]
+) -> list[list[InlineKeyboardButton]]:
+    """The options panel's buttons: each option of ``names`` with its value ("Formato: a
+    punti"), a row each; ``data`` gives the callback data of the ``i``-th."""
+    return [
+        [InlineKeyboardButton(option_line(name, options.get(name), lang), callback_data=data(i))]
+        for i, name in enumerate(names)
+    ]
 
 
 def value_text(name: str, value: Any, lang: str) -> str:

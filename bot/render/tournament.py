@@ -17,7 +17,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callbacks
 from bot.callbacks import TournamentOp
 from bot.i18n import Html, html_lines, isolated, t
-from bot.options_ui import value_text
+from bot.options_ui import option_rows, value_text
 from bot.render import Rendered
 from engine.games import game
 from engine.tournament import Frame, Result, Standing, standings, winner
@@ -149,22 +149,12 @@ def _options_panel(record: TournamentRecord, lang: str) -> Rendered:
         title(record, lang),
         t(lang, "lobby.options_title", game=t(lang, f"game.{record.game}")),
     ]
-    buttons = [
-        [
-            InlineKeyboardButton(
-                t(
-                    lang,
-                    "opt.line",
-                    label=t(lang, f"opt.{name}"),
-                    value=value_text(name, record.options.get(name), lang),
-                ),
-                callback_data=callbacks.tournament(
-                    record.id, record.version, TournamentOp.OPTION_VALUE, index
-                ),
-            )
-        ]
-        for index, name in enumerate(match_options(record.game))
-    ]
+    buttons = option_rows(
+        record.options,
+        match_options(record.game),
+        lang,
+        lambda i: callbacks.tournament(record.id, record.version, TournamentOp.OPTION_VALUE, i),
+    )
     back = callbacks.tournament(record.id, record.version, TournamentOp.OPTIONS_BACK)
     buttons.append([InlineKeyboardButton(t(lang, "btn.back"), callback_data=back)])
     return "\n".join(lines), InlineKeyboardMarkup(buttons)

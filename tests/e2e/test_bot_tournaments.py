@@ -115,15 +115,21 @@ def _vp_from_matches(service: Tavolo, record: TournamentRecord) -> dict[int, tup
     return totals
 
 
+def _four_people(server: FakeTelegramServer, database: Path) -> dict[int, FakeUser]:
+    """Anna (an admin), Bea, Carlo and Dora in the group; they opened the private chat."""
+    people = seat_people(server, GROUP, "Circolo", PEOPLE, admins=(ANNA,))
+    with Store.open(f"sqlite:///{database}") as store:
+        for user, _, _ in PEOPLE:
+            store.set_private_chat(user, True)
+    return {person.id: person for person in people}
+
+
 async def test_a_round_robin_played_by_people(
     fake_telegram: FakeTelegramServer, tmp_path: Path
 ) -> None:
     server, database = fake_telegram, tmp_path / "robin.db"
-    anna, bea, carlo, dora = seat_people(server, GROUP, "Circolo", PEOPLE, admins=(ANNA,))
-    users = {u.id: u for u in (anna, bea, carlo, dora)}
-    with Store.open(f"sqlite:///{database}") as store:
-        for user, _, _ in PEOPLE:
-            store.set_private_chat(user, True)
+    users = _four_people(server, database)
+    anna, bea, carlo, dora = users.values()
     async with running_bot(server, database) as service:
         registration = await say(server, service, anna, GROUP, "/torneo")
         assert registration.text.splitlines() == [
@@ -307,11 +313,8 @@ async def test_a_restart_in_round_two_carries_on(
     """The bot stops in round 2 between opening its first table and its second: started
     again, it opens the second (once), pairs nothing twice, and the tournament ends as ever."""
     server, database = fake_telegram, tmp_path / "restart.db"
-    anna, bea, carlo, dora = seat_people(server, GROUP, "Circolo", PEOPLE, admins=(ANNA,))
-    users = {u.id: u for u in (anna, bea, carlo, dora)}
-    with Store.open(f"sqlite:///{database}") as store:
-        for user, _, _ in PEOPLE:
-            store.set_private_chat(user, True)
+    users = _four_people(server, database)
+    anna, bea, carlo, dora = users.values()
     async with running_bot(server, database) as service:
         registration = await say(server, service, anna, GROUP, "/torneo")
         for user in (bea, carlo, dora):
