@@ -53,6 +53,7 @@ class TournamentOp(StrEnum):
     START = "s"
     CANCEL = "x"
     WITHDRAW = "w"
+    PAIRS = "p"
 
 
 class Setting(StrEnum):

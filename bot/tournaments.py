@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from bot import callbacks
@@ -52,9 +53,8 @@ Started = Callable[[MatchRecord, GameMatch], None]
 """Told of a table's match just opened: its record and its engine (the bot starts it as a
 lobby's)."""
 
-GAMES = ("scala40",)
-"""The games a tournament is played at: Scala 40, alone (a pairs tournament needs partners to
-enter together: not yet)."""
+GAMES = ("scala40", "scopone")
+"""The games a tournament is played at: Scala 40 (alone or in pairs), Scopone (in pairs)."""
 SIZE_CYCLE = (2, 3, 4)
 MOST_ENTRANTS = 32
 """The most entrants a tournament takes (people and computers): 16 tables a round."""
@@ -103,16 +103,12 @@ class Tournaments:
         if game_name not in GAMES:
             self._reply(asked, t(lang, "tourn.game_not_yet", game=t(lang, f"game.{game_name}")))
             return
-        spec = game(game_name)
-        options = self.store.chat_settings(chat_id).default_options.get(game_name) or {}
-        try:
-            options = spec.checked_options({**options, "pairs": False}, None)
-        except ValueError:  # the group's defaults need pairs: the game's own, alone
-            options = {**spec.default_options(), "pairs": False}
+        options = _entry_free(game_name, self.store.chat_settings(chat_id).default_options)
+        pairs = view.always_pairs(game_name)
         try:
             record = self.store.create_tournament(
                 chat_id, game_name, "robin", options, organiser_id=asked.user_id,
-                thread_id=asked.thread, alone=True,
+                thread_id=asked.thread, alone=True, pairs=pairs,
             )  # fmt: skip
         except ChatBusy as busy:
             self._point_at(self.store.get_tournament(busy.match_id), asked, lang)
@@ -216,6 +212,7 @@ class Tournaments:
             TournamentOp.START: self._start,
             TournamentOp.CANCEL: self._cancel,
             TournamentOp.WITHDRAW: self._withdraw,
+            TournamentOp.PAIRS: self._pairs,
         }
 
     async def _join(self, press: TournamentPress) -> Answer:
@@ -230,16 +227,20 @@ class Tournaments:
             return Answer(t(lang, "ans.tourn_open_private"), url=self.people.bot_link())
         if not await self.people.is_member(record.chat_id, user_id):
             return Answer(t(lang, "ans.not_member"), alert=True)
-        self._changed(
-            await self.store.off(self.store.enter_tournament, record.id, user_id, press.name)
-        )
-        return Answer(t(lang, "ans.tourn_joined"))
+        entered = await self.store.off(self.store.enter_tournament, record.id, user_id, press.name)
+        self._changed(entered)
+        mine = entered.entry_of(user_id)
+        if not entered.pairs or mine is None:
+            return Answer(t(lang, "ans.tourn_joined"))
+        if mine.partner_id == user_id:
+            return Answer(t(lang, "ans.tourn_paired", name=mine.name))
+        return Answer(t(lang, "ans.tourn_waiting"))
 
     async def _leave(self, press: TournamentPress) -> Answer:
         record, lang = press.record, press.lang
         if record.status != "open":
             return Answer(t(lang, "ans.stale"))
-        if not any(press.user_id == e.user_id for e in record.entries):
+        if record.entry_of(press.user_id) is None:
             return Answer(t(lang, "ans.tourn_not_entered"))
         self._changed(
             await self.store.off(self.store.withdraw_from_tournament, record.id, press.user_id)
@@ -250,7 +251,7 @@ class Tournaments:
         """A player leaves a running tournament: the rounds to come skip them (T-4.3); the
         match they are playing goes on (they may abandon it)."""
         record, lang = press.record, press.lang
-        entry = next((e for e in record.entries if e.user_id == press.user_id), None)
+        entry = record.entry_of(press.user_id)
         if record.status != "running" or entry is None:
             return Answer(t(lang, "ans.tourn_not_entered"))
         if entry.withdrawn_round is not None:
@@ -286,6 +287,19 @@ class Tournaments:
         rules = {"format": after.format, "table_size": after.table_size, "rounds": after.rounds}
         return await self._rules(press, **rules)
 
+    async def _pairs(self, press: TournamentPress) -> Answer:
+        """Alone or in pairs (Scala 40; pairs meet at tables of 2): only while no pair has
+        formed, or no computer entered alone (the store refuses otherwise)."""
+        record = press.record
+        alone = replace(record, pairs=not record.pairs)
+        try:
+            game(record.game).checked_options(_table_options(alone), None)
+        except ValueError:  # a race needs pairs: the organiser changes the format first
+            return Answer(t(press.lang, "ans.stale"))
+        if view.always_pairs(record.game):
+            return Answer(t(press.lang, "ans.stale"))
+        return await self._rules(press, pairs=alone.pairs, table_size=2)
+
     async def _table_size(self, press: TournamentPress) -> Answer:
         size = press.record.table_size
         return await self._rules(press, table_size=_after(SIZE_CYCLE, size))
@@ -311,7 +325,7 @@ class Tournaments:
         index = callbacks.button_index(press.data.arg)
         if index is None or index >= len(names):
             return Answer(t(lang, "ans.stale"))
-        options = _next_options(record.game, record.options, names[index])
+        options = _next_options(record, names[index])
         if options is None:
             return Answer(t(lang, "ans.stale"))
         return await self._rules(press, options=options)
@@ -324,10 +338,17 @@ class Tournaments:
             return Answer(t(lang, "ans.tourn_full", count=MOST_ENTRANTS), alert=True)
         spec = game(record.game)
         level = press.data.arg if press.data.arg in spec.levels else spec.levels[0]
-        count = sum(1 for e in record.entries if e.computer_level) + 1
+        count = sum(1 + record.pairs for e in record.entries if e.computer_level) + 1
         group_lang = self.people.group_lang(record.chat_id)
-        name = t(group_lang, "lobby.computer", number=count, level=t(group_lang, f"level.{level}"))
-        self._changed(await self.store.off(self.store.enter_computer, record.id, name, level))
+        named = [
+            t(group_lang, "lobby.computer", number=n, level=t(group_lang, f"level.{level}"))
+            for n in (count, count + 1)
+        ]
+        partner = named[1] if record.pairs else None
+        entered = await self.store.off(
+            self.store.enter_computer, record.id, named[0], level, partner
+        )
+        self._changed(entered)
         return Answer()
 
     async def _remove_computer(self, press: TournamentPress) -> Answer:
@@ -350,6 +371,9 @@ class Tournaments:
             return Answer(t(lang, "ans.tourn_only_organiser"))
         if len(record.entries) < 2:
             return Answer(t(lang, "ans.tourn_few"), alert=True)
+        waiting = [e for e in record.entries if record.pairs and e.waiting]
+        if waiting:
+            return Answer(t(lang, "ans.tourn_alone", name=waiting[0].name), alert=True)
         order = self.seeding(record)
         started = await self.store.off(
             self.store.start_tournament, record.id, order, record.version
@@ -363,17 +387,19 @@ class Tournaments:
         """The entries, the top seed first: the higher rating in the tournament's category
         (a computer at its fixed rating, a newcomer at the newcomers'), then who entered
         first (T-5)."""
-        category = category_of(record.game, record.options)
+        category = category_of(record.game, _table_options(record))
 
-        def rating(entry: EntryRecord) -> Rating:
-            if entry.computer_level is not None:
-                return COMPUTER_RATINGS.get(entry.computer_level, NEW_RATING)
-            rated = [
-                r for r in self.store.user_ratings(entry.user_id or 0) if r.category == category
-            ]
-            return Rating(rated[0].mu, rated[0].sigma) if rated else NEW_RATING
+        def rating(user: int | None, level: str | None) -> float:
+            if level is not None:
+                return COMPUTER_RATINGS.get(level, NEW_RATING).ordinal
+            rated = [r for r in self.store.user_ratings(user or 0) if r.category == category]
+            return Rating(rated[0].mu, rated[0].sigma).ordinal if rated else NEW_RATING.ordinal
 
-        return seeding({e.entry: rating(e).ordinal for e in record.entries})
+        def strength(entry: EntryRecord) -> float:  # a pair's: its two players' mean
+            players = [entry.user_id] + ([entry.partner_id] if record.pairs else [])
+            return sum(rating(p, entry.computer_level) for p in players) / len(players)
+
+        return seeding({e.entry: strength(e) for e in record.entries})
 
     def _changed(self, record: TournamentRecord) -> None:
         self.show(record)
@@ -457,8 +483,13 @@ class Tournaments:
             (entries[e].user_id, entries[e].name, entries[e].computer_level)
             for e in pairing.entries
         ]
+        if record.pairs:  # seat i and i + 2 are partners (S40-1.2, SC-1.1)
+            players += [
+                (entries[e].partner_id, entries[e].partner_name or "", entries[e].computer_level)
+                for e in pairing.entries
+            ]
         seed = secure_seed()
-        match = game(record.game).new_match(len(players), seed, record.options)
+        match = game(record.game).new_match(len(players), seed, _table_options(record))
         match_id, opened = await self.store.off(
             self.store.open_table_match, record.id, round_, table, players, seed, match.to_json()
         )
@@ -466,11 +497,11 @@ class Tournaments:
             return
         group = self.people.group_title(record.chat_id)
         for entry in pairing.entries:  # told first: the hand goes below, as the hand's pace
-            user = entries[entry].user_id
-            if user is not None:
-                lang = self.people.user_lang(user)
-                text = view.table_notice(record, round_, table, entry, lang, group)
-                self.outbox.send(user, text, priority=Priority.HAND)
+            for user in (entries[entry].user_id, entries[entry].partner_id):
+                if user is not None:
+                    lang = self.people.user_lang(user)
+                    text = view.table_notice(record, round_, table, entry, user, lang, group)
+                    self.outbox.send(user, text, priority=Priority.HAND)
         self.started(self.store.get_match(match_id), match)
 
     async def _finish(self, record: TournamentRecord) -> None:
@@ -499,18 +530,43 @@ class Tournaments:
         return view.list_text(self.store.tournaments_in_chat(chat_id), lang)
 
 
-def _next_options(game_name: str, options: dict[str, Any], name: str) -> dict[str, Any] | None:
-    """The options with ``name`` at its next value a tournament's matches can take: values the
-    engine refuses (a format that needs pairs) are passed over, and so is a turn without a
-    timer, since the turn timers are what ends every table (T-4.2). None: no such value."""
-    for _ in range(len(game(game_name).choices.get(name, ())) + 2):
+def _entry_free(game_name: str, defaults: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The group's options for the game's matches (else the game's own), without what the
+    tournament's entry decides (alone or in pairs: set per table, :func:`_table_options`)."""
+    spec = game(game_name)
+    options = {**spec.default_options(), **defaults.get(game_name, {})}
+    options = {k: v for k, v in options.items() if k not in view.ENTRY_OPTIONS}
+    try:
+        return spec.checked_options({**options, **_entry(game_name, False)}, None)
+    except ValueError:  # the group's defaults need pairs (a race): the game's own
+        return {k: v for k, v in spec.default_options().items() if k not in view.ENTRY_OPTIONS}
+
+
+def _entry(game_name: str, pairs: bool) -> dict[str, Any]:
+    """The entry options of a table's match: Scala 40's ``pairs``, Scopone's ``individual``
+    (a Scopone tournament is of pairs)."""
+    names = game(game_name).option_names()
+    return {"pairs": pairs} if "pairs" in names else {"individual": False}
+
+
+def _table_options(record: TournamentRecord) -> dict[str, Any]:
+    """The options of a table's match: the tournament's, and how its players sit."""
+    return {**record.options, **_entry(record.game, record.pairs)}
+
+
+def _next_options(record: TournamentRecord, name: str) -> dict[str, Any] | None:
+    """The matches' options with ``name`` at its next value they can take: values the engine
+    refuses (a Scala 40 race alone) are passed over, and so is a turn without a timer, since
+    the turn timers are what ends every table (T-4.2). None: no such value."""
+    spec, options = game(record.game), _table_options(record)
+    for _ in range(len(spec.choices.get(name, ())) + 2):
         try:
-            options = option_changed(game_name, options, name, None)
+            options = option_changed(record.game, options, name, None)
         except ValueError:
-            options = {**options, name: next_value(game(game_name), name, options.get(name))}
+            options = {**options, name: next_value(spec, name, options.get(name))}
             continue
         if options.get("turn_seconds") != 0:
-            return options
+            return {k: v for k, v in options.items() if k not in view.ENTRY_OPTIONS}
     return None
 
 

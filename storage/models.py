@@ -412,6 +412,8 @@ class EntryTable(SQLModel, table=True):
     withdrawn_round: int | None = _int(nullable=True)
     """The round the entrant left at (0: before the first; None: still in): the rounds after it
     skip it, the ones before keep what it played (docs/rules.md T-4)."""
+    partner_name: str | None = _text(nullable=True, length=NAME_LENGTH)
+    """The pair's second player's name (a person's, or a computers' pair's second computer)."""
 
 
 class RoundTable(SQLModel, table=True):

@@ -327,7 +327,7 @@ class PeopleStore(StoreBase):
             if tournament.status == "open":
                 s.delete(entry)
                 continue
-            entry.user_id = entry.partner_id = None
+            entry.user_id = entry.partner_id = entry.partner_name = None
             entry.name = ANONYMOUS
             if entry.withdrawn_round is None and tournament.status == "running":
                 entry.withdrawn_round = tournament.round

@@ -189,6 +189,19 @@ class EntryRecord:
     seed: int | None = None
     withdrawn_round: int | None = None
     """The round it left at (0: before the first; None: still in)."""
+    partner_name: str | None = None
+    """The name of the pair's second player (a person, or the second computer of a computers'
+    pair); None: an entrant alone, or a pair still waiting for its partner."""
+
+    @property
+    def waiting(self) -> bool:
+        """A person in a pairs tournament whose partner has not entered yet."""
+        return self.user_id is not None and self.partner_id is None
+
+    @property
+    def display_name(self) -> str:
+        """The entrant as the board names it: ``Anna & Bea`` for a pair."""
+        return self.name if self.partner_name is None else f"{self.name} & {self.partner_name}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -108,13 +108,21 @@ class TournamentStore(StoreBase):
         self, tournament_id: int, user_id: int, name: str, partner_id: int | None = None
     ) -> TournamentRecord:
         """Enter a person (with ``partner_id``, a pair) while registration is open:
-        :class:`WrongStatus` after it, :class:`AlreadySeated` for someone entered already."""
+        :class:`WrongStatus` after it, :class:`AlreadySeated` for someone entered already.
+
+        In a pairs tournament a person entered alone completes the latest pair still waiting
+        for its partner (so friends enter one after the other), else opens one (docs/rules.md
+        T-5.5); decided here, in one transaction, whoever enters at the same time."""
         with self._session(write=True, touches=NOTHING) as s:
             row = self._locked(s, tournament_id, "open")
             entries = self._entries(s, tournament_id)
             people = {p for e in entries for p in (e.user_id, e.partner_id) if p is not None}
             if {user_id, partner_id} & people:
                 raise AlreadySeated(self.database, tournament_id, f"user {user_id} entered")
+            waiting = [e for e in entries if e.user_id is not None and e.partner_id is None]
+            if row.pairs and partner_id is None and waiting:
+                waiting[-1].partner_id, waiting[-1].partner_name = user_id, _name(name)
+                return self._changed(s, row)
             number = max((e.entry for e in entries), default=0) + 1
             s.add(
                 EntryTable(
@@ -128,9 +136,9 @@ class TournamentStore(StoreBase):
             return self._changed(s, row)
 
     def withdraw_from_tournament(self, tournament_id: int, user_id: int) -> TournamentRecord:
-        """A person leaves: during registration their entry goes; once it runs it is withdrawn
-        (docs/rules.md T-4: the rounds to come skip it). :class:`SeatError` if they never
-        entered."""
+        """A person leaves: during registration their entry goes (a pair's partner stays,
+        waiting for another); once it runs it is withdrawn (docs/rules.md T-4: the rounds to
+        come skip it, and both of a pair). :class:`SeatError` if they never entered."""
         with self._session(write=True, touches=NOTHING) as s:
             row = self._locked(s, tournament_id, "open", "running")
             entry = next(
@@ -143,7 +151,11 @@ class TournamentStore(StoreBase):
             )
             if entry is None:
                 raise SeatError(self.database, tournament_id, f"user {user_id} never entered")
-            if row.status == "open":
+            if row.status == "open" and entry.partner_id is not None:  # the partner stays
+                if entry.user_id == user_id:
+                    entry.user_id, entry.name = entry.partner_id, entry.partner_name or ""
+                entry.partner_id = entry.partner_name = None
+            elif row.status == "open":
                 s.delete(entry)
             elif entry.withdrawn_round is None:
                 entry.withdrawn_round = row.round
@@ -248,7 +260,14 @@ class TournamentStore(StoreBase):
         any of ``format``, ``table_size``, ``rounds``, ``round_seconds`` and ``options`` (the
         matches', checked by the caller against the engine). ValueError for a combination no
         tournament plays."""
-        unknown = set(rules) - {"format", "table_size", "rounds", "round_seconds", "options"}
+        unknown = set(rules) - {
+            "format",
+            "table_size",
+            "rounds",
+            "round_seconds",
+            "options",
+            "pairs",
+        }
         if unknown:
             raise ValueError(f"no such rule: {sorted(unknown)}")
         with self._session(write=True, touches=NOTHING) as s:
@@ -258,12 +277,24 @@ class TournamentStore(StoreBase):
             for name, value in rules.items():
                 setattr(row, name, _dump(value) if name == "options" else value)
             _check_rules(row.format, row.table_size, row.rounds, row.round_seconds)
+            entries = self._entries(s, tournament_id)
+            if row.pairs and row.table_size != 2:
+                raise ValueError("pairs meet at tables of 2")
+            if not row.pairs and any(e.partner_name is not None for e in entries):
+                raise ValueError("pairs have entered: the tournament stays of pairs")
+            if row.pairs and any(e.computer_level and e.partner_name is None for e in entries):
+                raise ValueError("a computer entered alone: the tournament stays of singles")
             return self._changed(s, row)
 
-    def enter_computer(self, tournament_id: int, name: str, level: str) -> TournamentRecord:
-        """A computer player entered during registration (its level one of the engine's)."""
+    def enter_computer(
+        self, tournament_id: int, name: str, level: str, partner_name: str | None = None
+    ) -> TournamentRecord:
+        """A computer player entered during registration (its level one of the engine's); in
+        a pairs tournament a pair of them (``partner_name``: the second's name)."""
         with self._session(write=True, touches=NOTHING) as s:
             row = self._locked(s, tournament_id, "open")
+            if row.pairs != (partner_name is not None):
+                raise ValueError("a pairs tournament enters computers in pairs, and only it")
             entries = self._entries(s, tournament_id)
             number = max((e.entry for e in entries), default=0) + 1
             s.add(
@@ -272,6 +303,7 @@ class TournamentStore(StoreBase):
                     entry=number,
                     name=_name(name),
                     computer_level=level,
+                    partner_name=None if partner_name is None else _name(partner_name),
                 )
             )
             return self._changed(s, row)
@@ -526,6 +558,7 @@ def _tournament(
                 e.computer_level,
                 e.seed,
                 e.withdrawn_round,
+                e.partner_name,
             )
             for e in entries
         ),

@@ -71,8 +71,8 @@ def facts(record: TournamentRecord) -> Facts:
 
 
 def names(record: TournamentRecord) -> dict[int, str]:
-    """Each entry's name, as its messages show it."""
-    return {e.entry: e.name for e in record.entries}
+    """Each entry's name, as its messages show it (``Anna & Bea`` for a pair)."""
+    return {e.entry: e.display_name for e in record.entries}
 
 
 def title(record: TournamentRecord, lang: str) -> Html:
@@ -84,8 +84,10 @@ def rules_line(record: TournamentRecord, lang: str) -> Html:
     """The format and what it plays: ``🔁 girone all'italiana · tavoli da 2``."""
     form = FORMAT_ICONS[record.format] + " " + t(lang, f"tourn.format.{record.format}")
     if record.format == "danish":
-        return t(lang, "tourn.rules_rounds", format=form, count=record.rounds or 0)
-    return t(lang, "tourn.rules_tables", format=form, count=record.table_size)
+        line = t(lang, "tourn.rules_rounds", format=form, count=record.rounds or 0)
+    else:
+        line = t(lang, "tourn.rules_tables", format=form, count=record.table_size)
+    return t(lang, "tourn.in_pairs", rules=line) if record.pairs else line
 
 
 def round_time(seconds: int, lang: str) -> Html:
@@ -108,7 +110,12 @@ def registration_view(record: TournamentRecord, lang: str, panel: bool = False) 
         lines.append(t(lang, "tourn.organiser", name=isolated(organiser)))
     lines.append(t(lang, "tourn.entrants", count=len(record.entries)))
     lines += [
-        t(lang, "tourn.entrant", number=i, name=isolated(e.name))
+        t(
+            lang,
+            "tourn.entrant_waiting" if record.pairs and e.waiting else "tourn.entrant",
+            number=i,
+            name=isolated(e.display_name),
+        )
         for i, e in enumerate(record.entries, 1)
     ]
     lines.append(t(lang, "tourn.hint"))
@@ -126,7 +133,10 @@ def registration_view(record: TournamentRecord, lang: str, panel: bool = False) 
         computers.append(button(t(lang, "btn.computer_remove"), TournamentOp.COMPUTER_REMOVE))
     form = FORMAT_ICONS[record.format] + " " + t(lang, f"tourn.format.{record.format}")
     rules = [button(form, TournamentOp.FORMAT)]
-    if record.format == "robin":
+    if not always_pairs(record.game):
+        alone = t(lang, "btn.tourn_pairs" if record.pairs else "btn.tourn_alone")
+        rules.append(button(alone, TournamentOp.PAIRS))
+    if record.format == "robin" and not record.pairs:
         size = t(lang, "btn.tourn_size", count=record.table_size)
         rules.append(button(size, TournamentOp.TABLE_SIZE))
     elif record.format == "danish":
@@ -160,10 +170,19 @@ def _options_panel(record: TournamentRecord, lang: str) -> Rendered:
     return "\n".join(lines), InlineKeyboardMarkup(buttons)
 
 
+ENTRY_OPTIONS = ("pairs", "individual")
+"""The options a tournament's entry decides, not its matches: a pair enters together."""
+
+
 def match_options(game_name: str) -> list[str]:
-    """The matches' options a tournament's organiser sets (a tournament is entered alone or in
-    pairs, not per match: no ``pairs``)."""
-    return [name for name in game(game_name).option_names() if name != "pairs"]
+    """The matches' options a tournament's organiser sets (whether players meet alone or in
+    pairs is the tournament's: no ``pairs``, no ``individual``)."""
+    return [name for name in game(game_name).option_names() if name not in ENTRY_OPTIONS]
+
+
+def always_pairs(game_name: str) -> bool:
+    """Whether the game is played in pairs only (Scopone, SC-1.1): its tournaments are."""
+    return "pairs" not in game(game_name).option_names()
 
 
 def _options_summary(record: TournamentRecord, lang: str) -> Html:
@@ -279,13 +298,32 @@ def list_text(records: Sequence[TournamentRecord], lang: str) -> str:
 
 
 def table_notice(
-    record: TournamentRecord, round_: int, table: int, entry: int, lang: str, group: str
+    record: TournamentRecord,
+    round_: int,
+    table: int,
+    entry: int,
+    user: int,
+    lang: str,
+    group: str,
 ) -> str:
-    """What a player is told privately of their table: the round, the opponents, where the
-    hand is (below, in this chat)."""
+    """What ``user`` is told privately of their table: the round, the partner in a pair, the
+    opponents, where the hand is (below, in this chat)."""
     called = names(record)
     seated = next(p for p in record.tables if p.round == round_ and p.table == table)
     others = html_lines([isolated(called[e]) for e in seated.entries if e != entry], ", ")
+    own = next(e for e in record.entries if e.entry == entry)
+    if own.partner_name is not None:
+        partner = own.partner_name if user == own.user_id else own.name
+        return t(
+            lang,
+            "tourn.your_table_pair",
+            game=t(lang, f"game.{record.game}"),
+            group=group,
+            round=round_,
+            table=table,
+            partner=isolated(partner),
+            others=others,
+        )
     return t(
         lang,
         "tourn.your_table",

@@ -66,14 +66,14 @@ BUTTONS = {
     "it": [
         ["✋ Mi iscrivo", "🚪 Esci"],
         ["🤖 + Facile", "🤖 + Esperto", "🤖 −"],
-        ["🇩🇰 sistema danese", "🔢 3 turni"],
+        ["🇩🇰 sistema danese", "👤 Da soli", "🔢 3 turni"],
         ["⏳ 1 giorno", "⚙️ Opzioni"],
         ["▶️ Inizia", "✖️ Annulla"],
     ],
     "en": [
         ["✋ Join", "🚪 Leave"],
         ["🤖 + Easy", "🤖 + Expert", "🤖 −"],
-        ["🇩🇰 Danish system", "🔢 3 rounds"],
+        ["🇩🇰 Danish system", "👤 Singles", "🔢 3 rounds"],
         ["⏳ 1 day", "⚙️ Options"],
         ["▶️ Start", "✖️ Cancel"],
     ],
@@ -135,7 +135,7 @@ def test_the_board(store: Store, lang: str) -> None:
 
 def test_the_private_notice_and_the_list(store: Store) -> None:
     record = _played(store)
-    assert view.table_notice(record, 1, 1, 2, "en", "Circolo") == (
+    assert view.table_notice(record, 1, 1, 2, 2, "en", "Circolo") == (
         "🏆 Scala 40 tournament in Circolo, round 1: at table 1 you play Anna. "
         "Your cards follow below."
     )

@@ -426,3 +426,69 @@ async def test_killed_at_random_points_a_tournament_loses_nothing(
         matches = db.execute("SELECT count(*) FROM matches WHERE tournament_id = 1").fetchone()
         rounds = db.execute("SELECT count(*) FROM tournament_rounds").fetchone()
     assert (matches[0], rounds[0]) == (9, 3)  # no table opened twice, no round paired twice
+
+
+async def test_a_scopone_knockout_of_pairs(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Scopone is played in pairs: two friends enter one after the other and play together;
+    two pairs of computers fill the bracket. The computers are seeded first (their rating is
+    a newcomer's and more), so each pair of people meets one in round 1; they abandon, and
+    the computers' final decides it."""
+    server, database = fake_telegram, tmp_path / "pairs.db"
+    users = _four_people(server, database)
+    anna, bea, carlo, dora = users.values()
+    async with running_bot(server, database) as service:
+        registration = await say(server, service, anna, GROUP, "/torneo scopone")
+        answer, registration = await tap(server, service, bea, registration, "✋ Mi iscrivo")
+        assert answer["text"] == "Sei in coppia con Anna!"
+        answer, registration = await tap(server, service, carlo, registration, "✋ Mi iscrivo")
+        assert answer["text"] == "Sei nel torneo: chi si iscrive dopo di te gioca in coppia con te."
+        answer, _ = await tap(server, service, anna, registration, "▶️ Inizia")
+        assert answer["text"] == "Carlo aspetta ancora un compagno."
+        answer, registration = await tap(server, service, dora, registration, "✋ Mi iscrivo")
+        assert answer["text"] == "Sei in coppia con Carlo!"
+        label = next(b for b in keyboard_data(registration) if "🔁" in b)
+        _, registration = await tap(server, service, anna, registration, label)
+        for _ in range(2):
+            _, registration = await tap(server, service, anna, registration, "🤖 + Facile")
+        assert (
+            registration.text.splitlines()[1] == "⚔️ eliminazione diretta · tavoli da 2 · a coppie"
+        )
+        assert registration.text.splitlines()[5:10] == [
+            "👥 Iscritti: 4",
+            "1. Anna & Bea",
+            "2. Carlo & Dora",
+            "3. 🤖 Computer 1 (facile) & 🤖 Computer 2 (facile)",
+            "4. 🤖 Computer 3 (facile) & 🤖 Computer 4 (facile)",
+        ]
+        assert "👥 A coppie" not in keyboard_data(registration)  # Scopone: always in pairs
+        await tap(server, service, anna, registration, "▶️ Inizia")
+
+        record = _tournament(service)
+        assert [t.entries for t in record.tables] == [(3, 2), (4, 1)]
+        told = [m.text for m in server.messages(BEA, from_bot=True) if m.text.startswith("🏆")]
+        assert told == [
+            "🏆 Torneo di Scopone in Circolo, turno 1: al tavolo 2 giochi in coppia con Anna "
+            "contro 🤖 Computer 3 (facile) & 🤖 Computer 4 (facile). Le tue carte arrivano qui "
+            "sotto."
+        ]
+        table = service.store.get_match(record.tables[1].match_id or 0)
+        assert [(s.seat, s.user_id or s.name) for s in table.seats] == [
+            (0, "🤖 Computer 3 (facile)"),
+            (1, ANNA),
+            (2, "🤖 Computer 4 (facile)"),
+            (3, BEA),
+        ]  # partners sit opposite: Anna and Bea at seats 1 and 3
+        for user in (anna, bea, carlo, dora):
+            await _abandon(server, service, user)
+        await settle(server, service)
+
+        record = _tournament(service)
+        assert record.status == "finished"
+        final = [t for t in record.tables if t.round == 2]
+        assert [sorted(t.entries) for t in final] == [[3, 4]]
+        assert all(t.result is not None for t in record.tables)
+        for played in record.tables[:2]:  # the pairs of people lost, and got 0 VP
+            assert played.result is not None
+            assert [played.result[e][0] for e in played.entries] == [20, 0]

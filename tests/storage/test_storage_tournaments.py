@@ -11,6 +11,7 @@ from storage import (
     ANONYMOUS,
     FINISHED,
     AlreadySeated,
+    ChatBusy,
     EntryRecord,
     PairingRecord,
     PlayerResult,
@@ -163,3 +164,62 @@ def test_a_finished_match_settles_its_table_with_its_results(store: Store) -> No
     (table,) = store.get_tournament(record.id).tables
     assert table.result == {2: (20, 35), 1: (0, -12)}
     assert not store.record_table_result(record.id, 1, 1, {1: (20, 0), 2: (0, 0)})
+
+
+def test_pairs_form_as_partners_enter_one_after_the_other(store: Store) -> None:
+    """Docs/rules.md T-5.5: whoever enters alone completes the latest pair still waiting."""
+    record = store.create_tournament(GROUP, "scopone", "knockout", {}, organiser_id=1, pairs=True)
+    for user, name in ((1, "Anna"), (2, "Bea"), (3, "Carlo")):
+        record = store.enter_tournament(record.id, user, name)
+    assert [(e.display_name, e.waiting) for e in record.entries] == [
+        ("Anna & Bea", False),
+        ("Carlo", True),
+    ]
+    with pytest.raises(AlreadySeated):
+        store.enter_tournament(record.id, 2, "Bea")
+    record = store.withdraw_from_tournament(record.id, 1)  # Bea stays, waiting for another
+    assert [(e.user_id, e.display_name, e.waiting) for e in record.entries] == [
+        (2, "Bea", True),
+        (3, "Carlo", True),
+    ]
+    record = store.enter_tournament(record.id, 4, "Dora")  # the latest waiting: Carlo's
+    assert [e.display_name for e in record.entries] == ["Bea", "Carlo & Dora"]
+    record = store.withdraw_from_tournament(record.id, 4)
+    assert [e.display_name for e in record.entries] == ["Bea", "Carlo"]
+
+
+def test_computers_enter_a_pairs_tournament_in_pairs(store: Store) -> None:
+    record = store.create_tournament(GROUP, "scala40", "robin", {}, organiser_id=1, pairs=True)
+    with pytest.raises(ValueError, match="in pairs"):
+        store.enter_computer(record.id, "🤖 1", "facile")
+    record = store.enter_computer(record.id, "🤖 1", "facile", "🤖 2")
+    assert record.entries[0].display_name == "🤖 1 & 🤖 2"
+    assert not record.entries[0].waiting
+    with pytest.raises(ValueError, match="tables of 2"):
+        store.set_tournament_rules(record.id, record.version, table_size=3)
+    with pytest.raises(ValueError, match="stays of pairs"):
+        store.set_tournament_rules(record.id, record.version, pairs=False)
+
+
+def test_one_tournament_at_a_time_when_asked(store: Store) -> None:
+    first = store.create_tournament(GROUP, "scala40", "robin", {}, organiser_id=1, alone=True)
+    with pytest.raises(ChatBusy) as busy:
+        store.create_tournament(GROUP, "scala40", "robin", {}, organiser_id=2, alone=True)
+    assert busy.value.match_id == first.id
+    store.end_tournament(first.id, "cancelled")
+    store.create_tournament(GROUP, "scala40", "robin", {}, organiser_id=2, alone=True)
+
+
+def test_a_table_match_is_opened_once_and_linked(store: Store) -> None:
+    tournament = _open(store)
+    record = store.get_tournament(tournament)
+    record = store.start_tournament(tournament, [1, 2, 3], record.version)
+    store.pair_round(tournament, 1, [(1, 2)], [3])
+    players = [(1, "Anna", None), (2, "Bea", None)]
+    first = store.open_table_match(tournament, 1, 1, players, 5, "{}")
+    again = store.open_table_match(tournament, 1, 1, players, 6, "{}")
+    assert first == (first[0], True) and again == (first[0], False)
+    match = store.get_match(first[0])
+    assert (match.status, match.tournament_id, match.chat_id) == ("playing", tournament, GROUP)
+    assert store.active_matches_in_chat(GROUP) == []  # it takes none of the group's tables
+    assert store.get_tournament(tournament).tables[0].match_id == first[0]

@@ -1,6 +1,6 @@
 """The tournament a match is a table of: its messages go to its players' private chats, not
 to the group (the tournament's board is the group's message); what the board shows (a digest,
-so that a restart skips an identical edit).
+so that a restart skips an identical edit); the name of a pair's second player.
 
 Revision ID: 0013
 Revises: 0012
@@ -14,6 +14,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+NAME_LENGTH = 128
+
 revision: str = "0013"
 down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
@@ -24,6 +26,9 @@ def upgrade() -> None:
     """Add the column (NULL: a match of no tournament)."""
     op.add_column("matches", sa.Column("tournament_id", sa.Integer(), nullable=True))
     op.add_column("tournaments", sa.Column("message_digest", sa.String(64), nullable=True))
+    op.add_column(
+        "tournament_entries", sa.Column("partner_name", sa.String(NAME_LENGTH), nullable=True)
+    )
 
 
 def downgrade() -> None:
@@ -32,3 +37,5 @@ def downgrade() -> None:
         batch.drop_column("tournament_id")
     with op.batch_alter_table("tournaments") as batch:
         batch.drop_column("message_digest")
+    with op.batch_alter_table("tournament_entries") as batch:
+        batch.drop_column("partner_name")
