@@ -121,7 +121,9 @@ class Tavolo:
         self.work.announce = self.seasons.announce
         self.tables = Tables(self.matches, self.people, self.outbox)
         self.lobby = Lobby(self.matches, self.people, self.shows, self.tables, self._started)
-        self.tournaments = Tournaments(self.matches, self.people, self.outbox, self._started)
+        self.tournaments = Tournaments(
+            self.matches, self.people, self.outbox, self.moves, scheduler, self._started
+        )
         followers = (self.timers.follow, self.computers.follow, self.tournaments.follow)
         self.moves.followers += followers
         self.hands = Hands(self.matches, self.shows, self.moves)

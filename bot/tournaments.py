@@ -25,11 +25,14 @@ from bot.delivery import Outbox, Priority
 from bot.delivery.work import Render
 from bot.i18n import isolated, t
 from bot.matches import Matches
+from bot.moves import Moves
 from bot.options_ui import changed as option_changed
 from bot.options_ui import next_value
 from bot.people import People
 from bot.render import tournament as view
+from bot.rounds import RoundClock
 from bot.tables import Asked
+from bot.timers import Scheduler
 from engine.cards import secure_seed
 from engine.games import GameMatch, game
 from engine.ratings import COMPUTER_RATINGS, NEW_RATING, Rating, category_of
@@ -78,8 +81,17 @@ class TournamentPress(NamedTuple):
 class Tournaments:
     """Registration presses, the rounds, the board, ``/tornei``."""
 
-    def __init__(self, matches: Matches, people: People, outbox: Outbox, started: Started) -> None:
+    def __init__(
+        self,
+        matches: Matches,
+        people: People,
+        outbox: Outbox,
+        moves: Moves,
+        scheduler: Scheduler,
+        started: Started,
+    ) -> None:
         self.matches = matches
+        self.rounds = RoundClock(matches, people, moves, scheduler)
         self.store = matches.store
         self.people = people
         self.outbox = outbox
@@ -448,7 +460,9 @@ class Tournaments:
                 if pairing.match_id is None:
                     await self._open_table(record, pairing.round, pairing.table)
             if any(p.result is None for p in tables):
-                self.show(self.store.get_tournament(tournament_id))
+                waiting = self.store.get_tournament(tournament_id)
+                self.rounds.arm(waiting)
+                self.show(waiting)
                 return
             found = view.facts(record)
             upcoming = next_round(found.frame, found.seeding, found.results, found.withdrawn)

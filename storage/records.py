@@ -247,6 +247,8 @@ class TournamentRecord:
     """Each paired round's byes (T-4.1), by round."""
     message_digest: str | None = None
     """A digest of what the group's message shows (an identical edit is skipped)."""
+    started: Mapping[int, datetime] = field(default_factory=dict)
+    """When each paired round started (its time counts from then), by round."""
 
     def entry_of(self, user_id: int) -> EntryRecord | None:
         """The entry of a person (alone, or in a pair), if they entered."""

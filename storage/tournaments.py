@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import update
@@ -508,7 +509,8 @@ class TournamentStore(StoreBase):
         )
         rounds = s.exec(select(RoundTable).where(col(RoundTable.tournament_id) == row.id)).all()
         byes = {r.round: tuple(json.loads(r.byes)) for r in rounds}
-        return _tournament(row, self._entries(s, row.id), s.exec(query).all(), byes)
+        started = {r.round: r.started_at for r in rounds}
+        return _tournament(row, self._entries(s, row.id), s.exec(query).all(), byes, started)
 
 
 def _check_rules(format: str, table_size: int, rounds: int | None, round_seconds: int) -> None:
@@ -526,6 +528,7 @@ def _tournament(
     entries: Iterable[EntryTable],
     tables: Iterable[PairingTable],
     byes: Mapping[int, tuple[int, ...]] | None = None,
+    started: Mapping[int, datetime] | None = None,
 ) -> TournamentRecord:
     assert row.id is not None
     return TournamentRecord(
@@ -564,6 +567,7 @@ def _tournament(
         ),
         tables=tuple(_pairing_record(p) for p in tables),
         byes=dict(byes or {}),
+        started=dict(started or {}),
     )
 
 

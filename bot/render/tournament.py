@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -20,6 +21,7 @@ from bot.i18n import Html, html_lines, isolated, t
 from bot.options_ui import option_rows, value_text
 from bot.render import Rendered
 from engine.games import game
+from engine.seasons import SEASON_ZONE
 from engine.tournament import Frame, Result, Standing, standings, winner
 from storage import TournamentRecord
 
@@ -88,6 +90,14 @@ def rules_line(record: TournamentRecord, lang: str) -> Html:
     else:
         line = t(lang, "tourn.rules_tables", format=form, count=record.table_size)
     return t(lang, "tourn.in_pairs", rules=line) if record.pairs else line
+
+
+def round_end(record: TournamentRecord) -> datetime | None:
+    """When the current round's time is up (None: no round under way)."""
+    started = record.started.get(record.round)
+    if record.status != "running" or started is None:
+        return None
+    return started + timedelta(seconds=record.round_seconds)
 
 
 def round_time(seconds: int, lang: str) -> Html:
@@ -217,6 +227,11 @@ def board_view(record: TournamentRecord, lang: str, total_rounds: int) -> Render
             lines.append(t(lang, "tourn.winner", name=isolated(called[champion])))
     else:
         lines.append(t(lang, "tourn.round", round=record.round, count=total_rounds))
+        ends = round_end(record)
+        if ends is not None:
+            local = ends.astimezone(SEASON_ZONE)
+            when = t(lang, "tourn.ends", date=f"{local:%d/%m}", time=f"{local:%H:%M}")
+            lines.append(when)
     lines.append("")
     lines.append(t(lang, "tourn.standings"))
     lines += standings_lines(found.board(), called, lang)

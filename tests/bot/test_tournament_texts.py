@@ -3,7 +3,9 @@ end-to-end tests in tests/e2e/test_bot_tournaments.py read them in Italian in th
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -40,7 +42,7 @@ REGISTRATION = {
     "it": [
         "🏆 <b>Torneo di Scala 40</b>",
         "🇩🇰 sistema danese · 3 turni",
-        "⏳ Durata prevista di ogni turno del torneo: 1 giorno",
+        "⏳ Ogni turno del torneo dura al massimo 1 giorno",
         "⚙️ Opzioni delle partite: predefinite",
         "Organizzato da Anna",
         "👥 Iscritti: 2",
@@ -52,7 +54,7 @@ REGISTRATION = {
     "en": [
         "🏆 <b>Scala 40 tournament</b>",
         "🇩🇰 Danish system · 3 rounds",
-        "⏳ Expected length of a round: 1 day",
+        "⏳ Each round lasts at most 1 day",
         "⚙️ Match options: the defaults",
         "Organised by Anna",
         "👥 Entrants: 2",
@@ -126,7 +128,14 @@ def test_the_registration(store: Store, lang: str) -> None:
 def test_the_board(store: Store, lang: str) -> None:
     record = _played(store)
     text, markup = view.board_view(record, lang, 3)
-    assert text.splitlines() == BOARD[lang]
+    ends = (record.started[1] + timedelta(days=1)).astimezone(ZoneInfo("Europe/Rome"))
+    closes = {
+        "it": f"⏳ Il turno si chiude il {ends:%d/%m} alle {ends:%H:%M} (ora italiana): i tavoli "
+        "ancora in gioco finiscono come stanno.",
+        "en": f"⏳ The round closes on {ends:%d/%m} at {ends:%H:%M} (Italian time): tables still "
+        "in play end as they stand.",
+    }
+    assert text.splitlines() == [*BOARD[lang][:3], closes[lang], *BOARD[lang][3:]]
     if lang == "it":
         assert _labels(markup) == [["🚪 Mi ritiro", "✖️ Annulla"]]
     else:

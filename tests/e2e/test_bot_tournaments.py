@@ -12,8 +12,10 @@ import itertools
 import random
 import signal
 import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -30,6 +32,7 @@ from testkit.bot_harness import (
     tap,
 )
 from testkit.fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
+from testkit.manual_scheduler import ManualScheduler
 from testkit.processes import start_bot
 
 GROUP = -100880
@@ -135,7 +138,7 @@ async def test_a_round_robin_played_by_people(
         assert registration.text.splitlines() == [
             "🏆 Torneo di Scala 40",
             "🔁 girone all'italiana · tavoli da 2",
-            "⏳ Durata prevista di ogni turno del torneo: 1 giorno",
+            "⏳ Ogni turno del torneo dura al massimo 1 giorno",
             "⚙️ Opzioni delle partite: predefinite",
             "Organizzato da Anna",
             "👥 Iscritti: 1",
@@ -492,3 +495,41 @@ async def test_a_scopone_knockout_of_pairs(
         for played in record.tables[:2]:  # the pairs of people lost, and got 0 VP
             assert played.result is not None
             assert [played.result[e][0] for e in played.entries] == [20, 0]
+
+
+async def test_a_round_whose_time_is_up_ends_its_tables(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """The round's time (a day by default) is armed on the bot's scheduler as the round starts
+    and said on the board; when it is up, the tables still playing end as they stand, with a
+    result each, and round 2 is paired."""
+    server, database = fake_telegram, tmp_path / "deadline.db"
+    users = _four_people(server, database)
+    anna, bea, carlo, dora = users.values()
+    scheduler = ManualScheduler(datetime.now(UTC))
+    async with running_bot(server, database, scheduler) as service:
+        registration = await say(server, service, anna, GROUP, "/torneo")
+        for user in (bea, carlo, dora):
+            _, registration = await tap(server, service, user, registration, "✋ Mi iscrivo")
+        await tap(server, service, anna, registration, "▶️ Inizia")
+        record = _tournament(service)
+        ends = record.started[1] + timedelta(days=1)
+        assert scheduler.due(f"round:{record.id}") == ends
+        local = ends.astimezone(ZoneInfo("Europe/Rome"))
+        assert _board(server, service).text.splitlines()[3] == (
+            f"⏳ Il turno si chiude il {local:%d/%m} alle {local:%H:%M} (ora italiana): i tavoli "
+            "ancora in gioco finiscono come stanno."
+        )
+        _, up = scheduler.jobs.pop(f"round:{record.id}")
+        await up()
+        await settle(server, service)
+
+        record = _tournament(service)
+        assert record.round == 2
+        for table in (t for t in record.tables if t.round == 1):
+            match = service.store.get_match(table.match_id or 0)
+            assert match.status == "finished"
+            assert service.store.moves(match.id)[-1].action == "end"
+            assert table.result is not None and sum(vp for vp, _ in table.result.values()) == 20
+        assert all(t.match_id is not None for t in record.tables if t.round == 2)
+        assert scheduler.due(f"round:{record.id}") == record.started[2] + timedelta(days=1)
