@@ -68,7 +68,7 @@ BUTTONS = {
     "it": [
         ["✋ Mi iscrivo", "🚪 Esci"],
         ["🤖 + Facile", "🤖 + Esperto", "🤖 −"],
-        ["🇩🇰 sistema danese", "👤 Da soli", "🔢 3 turni"],
+        ["🇩🇰 sistema danese", "👤 Individuale", "🔢 3 turni"],
         ["⏳ 1 giorno", "⚙️ Opzioni"],
         ["▶️ Inizia", "✖️ Annulla"],
     ],
@@ -130,10 +130,10 @@ def test_the_board(store: Store, lang: str) -> None:
     text, markup = view.board_view(record, lang, 3)
     ends = (record.started[1] + timedelta(days=1)).astimezone(ZoneInfo("Europe/Rome"))
     closes = {
-        "it": f"⏳ Il turno si chiude il {ends:%d/%m} alle {ends:%H:%M} (ora italiana): i tavoli "
-        "ancora in gioco finiscono come stanno.",
-        "en": f"⏳ The round closes on {ends:%d/%m} at {ends:%H:%M} (Italian time): tables still "
-        "in play end as they stand.",
+        "it": f"⏳ Il turno finisce il {ends:%d/%m} alle {ends:%H:%M} (ora italiana): le partite "
+        "ancora in corso si chiudono col punteggio di quel momento.",
+        "en": f"⏳ The round ends on {ends:%d/%m} at {ends:%H:%M} (Italian time): matches still "
+        "in play end with the score at that moment.",
     }
     assert text.splitlines() == [*BOARD[lang][:3], closes[lang], *BOARD[lang][3:]]
     if lang == "it":

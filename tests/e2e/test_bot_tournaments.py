@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import random
 import signal
 import sqlite3
@@ -18,11 +19,13 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from sqlalchemy import create_engine, text
 
 from bot.service import Tavolo
 from engine.games import game
 from storage import PairingRecord, Store, TournamentRecord
 from testkit.bot_harness import (
+    another_instance,
     button_data,
     keyboard_data,
     running_bot,
@@ -34,6 +37,7 @@ from testkit.bot_harness import (
 from testkit.fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
 from testkit.manual_scheduler import ManualScheduler
 from testkit.processes import start_bot
+from testkit.storage_helpers import scratch_schema
 
 GROUP = -100880
 ANNA, BEA, CARLO, DORA = 1881, 1882, 1883, 1884
@@ -446,9 +450,9 @@ async def test_a_scopone_knockout_of_pairs(
         answer, registration = await tap(server, service, bea, registration, "✋ Mi iscrivo")
         assert answer["text"] == "Sei in coppia con Anna!"
         answer, registration = await tap(server, service, carlo, registration, "✋ Mi iscrivo")
-        assert answer["text"] == "Sei nel torneo: chi si iscrive dopo di te gioca in coppia con te."
+        assert answer["text"] == "Sei nel torneo: chi si iscrive subito dopo fa coppia con te."
         answer, _ = await tap(server, service, anna, registration, "▶️ Inizia")
-        assert answer["text"] == "Carlo aspetta ancora un compagno."
+        assert answer["text"] == "Non si può ancora iniziare: la coppia di Carlo è da completare."
         answer, registration = await tap(server, service, dora, registration, "✋ Mi iscrivo")
         assert answer["text"] == "Sei in coppia con Carlo!"
         label = next(b for b in keyboard_data(registration) if "🔁" in b)
@@ -517,8 +521,8 @@ async def test_a_round_whose_time_is_up_ends_its_tables(
         assert scheduler.due(f"round:{record.id}") == ends
         local = ends.astimezone(ZoneInfo("Europe/Rome"))
         assert _board(server, service).text.splitlines()[3] == (
-            f"⏳ Il turno si chiude il {local:%d/%m} alle {local:%H:%M} (ora italiana): i tavoli "
-            "ancora in gioco finiscono come stanno."
+            f"⏳ Il turno finisce il {local:%d/%m} alle {local:%H:%M} (ora italiana): le partite "
+            "ancora in corso si chiudono col punteggio di quel momento."
         )
         _, up = scheduler.jobs.pop(f"round:{record.id}")
         await up()
@@ -533,3 +537,40 @@ async def test_a_round_whose_time_is_up_ends_its_tables(
             assert table.result is not None and sum(vp for vp, _ in table.result.values()) == 20
         assert all(t.match_id is not None for t in record.tables if t.round == 2)
         assert scheduler.due(f"round:{record.id}") == record.started[2] + timedelta(days=1)
+
+
+PG_URL = os.environ.get("TEST_DATABASE_URL", "")
+
+
+@pytest.mark.skipif(not PG_URL, reason="needs PostgreSQL (TEST_DATABASE_URL)")
+async def test_two_instances_carry_one_tournament_on_once(
+    fake_telegram: FakeTelegramServer,
+) -> None:
+    """Two instances on one PostgreSQL carry a Danish tournament of 6 computers on at the same
+    time, round after round: each round is paired once, each table opened once."""
+    server = fake_telegram
+    seat_people(server, GROUP, "Circolo", PEOPLE[:1], admins=(ANNA,))
+    options = {**game("scala40").default_options(), "format": "hands", "hands": 1}
+    with scratch_schema(PG_URL) as url:
+        with Store.open(url) as store:
+            record = store.create_tournament(
+                GROUP, "scala40", "danish", options, organiser_id=ANNA, rounds=3
+            )
+            for number in range(1, 7):
+                record = store.enter_computer(record.id, f"🤖 {number}", "facile")
+            record = store.start_tournament(record.id, list(range(1, 7)), record.version)
+        async with running_bot(server, url) as one, another_instance(server, url) as other:
+            for _ in range(4):
+                await asyncio.gather(
+                    one.tournaments.carry_on(record.id), other.tournaments.carry_on(record.id)
+                )
+                await asyncio.gather(settle(server, one), other.drain())
+            record = one.store.get_tournament(record.id)
+            assert record.status == "finished" and record.round == 3
+            assert len(record.tables) == 9 and all(t.result is not None for t in record.tables)
+        database = create_engine(url)
+        with database.connect() as db:
+            query = text("SELECT count(*) FROM matches WHERE tournament_id = :id")
+            opened = db.execute(query, {"id": record.id}).scalar()
+        database.dispose()
+        assert opened == 9  # no table opened twice
