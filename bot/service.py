@@ -122,9 +122,9 @@ class Tavolo:
         self.tables = Tables(self.matches, self.people, self.outbox)
         self.lobby = Lobby(self.matches, self.people, self.shows, self.tables, self._started)
         self.tournaments = Tournaments(
-            self.matches, self.people, self.outbox, self.moves, scheduler, self._started
+            self.matches, self.people, self.outbox, self.moves, scheduler, self.work, self._started
         )
-        followers = (self.timers.follow, self.computers.follow, self.tournaments.follow)
+        followers = (self.timers.follow, self.computers.follow, self.tournaments.rounds.follow)
         self.moves.followers += followers
         self.hands = Hands(self.matches, self.shows, self.moves)
         self.questions = Questions(self.matches, self.people, self.outbox, self.moves)
@@ -155,7 +155,7 @@ class Tavolo:
 
     async def drain(self) -> None:
         """Wait until every computer turn is played and every message is out."""
-        parts = (self.computers, self.work, self.tournaments)
+        parts = (self.computers, self.work, self.tournaments.rounds)
         background = [part.background for part in parts] + [self.tables.moving]
         while any(tasks.busy for tasks in background) or not self.outbox.idle:
             await asyncio.gather(*(tasks.settle() for tasks in background))
@@ -166,7 +166,7 @@ class Tavolo:
         waiting (a restart shows the stored state anyway)."""
         await self.computers.close()
         await self.work.close()
-        await self.tournaments.background.close()
+        await self.tournaments.rounds.close()
         await self.outbox.close(grace)
 
     # --- presses -------------------------------------------------------------------------------
@@ -596,5 +596,5 @@ class Tavolo:
                     log.exception("match %s could not be shown at the resume", record.id)
             count += 1
             await asyncio.sleep(0)  # let the outbox work between matches
-        await self.tournaments.resume_all()
+        await self.tournaments.rounds.resume_all()
         return count

@@ -1,25 +1,17 @@
-"""Tournaments in a group (docs/rules.md T-1 to T-4): ``/torneo`` opens the registration, the
-organiser (or an admin) starts it, and from then on the bot carries it: each round paired by
-the engine, each table's match opened in its players' private chats (the group's budget could
-not carry a round's tables: docs/performance.md), the board in the group edited as tables end,
-the next round paired once the last table of a round ends, the final standings at the end.
-
-Everything is read again from the store at each step (:meth:`Tournaments.carry_on`), so a
-restart, or another instance, carries on from what was stored: a round is paired once (its key
-is the round's), a table's match is opened once (created and linked in one transaction).
+"""Tournaments in a group (docs/rules.md T-1 to T-5): ``/torneo`` opens the registration (its
+rules, the matches' options, people entering alone or in pairs, computers), the organiser (or
+an admin) starts it with its seeding, and the group's message shows it: the registration, then
+the board. From the start :class:`bot.rounds.Rounds` carries it on; ``/tornei`` lists them.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from typing import Any, NamedTuple
 
 from bot import callbacks
 from bot.answer import Answer
-from bot.background import Background
 from bot.callbacks import TournamentOp
 from bot.delivery import Outbox, Priority
 from bot.delivery.work import Render
@@ -30,19 +22,17 @@ from bot.options_ui import changed as option_changed
 from bot.options_ui import next_value
 from bot.people import People
 from bot.render import tournament as view
-from bot.rounds import RoundClock
+from bot.rounds import Rounds, Started, table_options
 from bot.tables import Asked
 from bot.timers import Scheduler
-from engine.cards import secure_seed
-from engine.games import GameMatch, game
+from bot.work import DueWork
+from engine.games import game
 from engine.ratings import COMPUTER_RATINGS, NEW_RATING, Rating, category_of
-from engine.tournament import FORMATS, next_round, seeding
+from engine.tournament import FORMATS, pair_strength, seeding
 from storage import (
     AlreadySeated,
     ChatBusy,
     EntryRecord,
-    MatchRecord,
-    RoundPaired,
     SeatError,
     StaleVersion,
     TournamentNotFound,
@@ -50,22 +40,14 @@ from storage import (
     WrongStatus,
 )
 
-log = logging.getLogger(__name__)
-
-Started = Callable[[MatchRecord, GameMatch], None]
-"""Told of a table's match just opened: its record and its engine (the bot starts it as a
-lobby's)."""
-
 GAMES = ("scala40", "scopone")
 """The games a tournament is played at: Scala 40 (alone or in pairs), Scopone (in pairs)."""
 SIZE_CYCLE = (2, 3, 4)
 MOST_ENTRANTS = 32
 """The most entrants a tournament takes (people and computers): 16 tables a round."""
-RETRIES = (2.0, 10.0, 60.0, 300.0)
-"""Seconds before carrying a tournament on again after it failed (the store was away): a round
-whose last table ended meanwhile is paired then, not at the next restart."""
-ANSWERED = (StaleVersion, WrongStatus, SeatError, TournamentNotFound, AlreadySeated)
-"""What a press that lost a race meets: answered as stale."""
+ANSWERED = (StaleVersion, WrongStatus, SeatError, TournamentNotFound, AlreadySeated, ValueError)
+"""What a press that lost a race meets (another instance changed the tournament first, or a
+forged button asked for rules no tournament plays): answered as stale."""
 
 
 class TournamentPress(NamedTuple):
@@ -79,7 +61,8 @@ class TournamentPress(NamedTuple):
 
 
 class Tournaments:
-    """Registration presses, the rounds, the board, ``/tornei``."""
+    """``/torneo``, the registration's presses, the board's, ``/tornei``; the rounds are
+    :class:`bot.rounds.Rounds`'."""
 
     def __init__(
         self,
@@ -88,22 +71,17 @@ class Tournaments:
         outbox: Outbox,
         moves: Moves,
         scheduler: Scheduler,
+        work: DueWork,
         started: Started,
     ) -> None:
         self.matches = matches
-        self.rounds = RoundClock(matches, people, moves, scheduler)
         self.store = matches.store
         self.people = people
         self.outbox = outbox
-        self.started = started
+        self.rounds = Rounds(matches, people, outbox, moves, scheduler, started, self.show)
+        work.every_minute.append(self.rounds.arm_all)
         self.panels: dict[int, bool] = {}
         """Tournaments whose registration shows the matches' options."""
-        self._locks: dict[int, asyncio.Lock] = {}
-        self.background = Background()
-        """The tournaments being carried on (at a stop, what waits to try again is dropped:
-        a restart carries every tournament on)."""
-        self.spawn = self.background.spawn
-        self.retries = RETRIES
 
     # --- the registration --------------------------------------------------------------------
 
@@ -192,7 +170,7 @@ class Tournaments:
     ) -> Answer:
         """A tournament's button, pressed in its group; checked against its stored version
         but for joining, leaving and withdrawing (counted from the stored state)."""
-        async with self._lock(data.match_id):
+        async with self.rounds.lock(data.match_id):
             try:
                 record = self.store.get_tournament(data.match_id)
             except TournamentNotFound:
@@ -233,7 +211,8 @@ class Tournaments:
             return Answer(t(lang, "ans.stale"))
         if any(user_id in (e.user_id, e.partner_id) for e in record.entries):
             return Answer(t(lang, "ans.tourn_already"))
-        if len(record.entries) >= MOST_ENTRANTS:
+        completes = record.pairs and any(e.waiting for e in record.entries)  # no new entry
+        if len(record.entries) >= MOST_ENTRANTS and not completes:
             return Answer(t(lang, "ans.tourn_full", count=MOST_ENTRANTS), alert=True)
         if not self.store.has_private_chat(user_id):
             return Answer(t(lang, "ans.tourn_open_private"), url=self.people.bot_link())
@@ -244,9 +223,18 @@ class Tournaments:
         mine = entered.entry_of(user_id)
         if not entered.pairs or mine is None:
             return Answer(t(lang, "ans.tourn_joined"))
-        if mine.partner_id == user_id:
+        if mine.partner_id == user_id and mine.user_id is not None:
+            self._tell_partner(entered, mine.user_id, press.name)
             return Answer(t(lang, "ans.tourn_paired", name=mine.name))
         return Answer(t(lang, "ans.tourn_waiting"))
+
+    def _tell_partner(self, record: TournamentRecord, user_id: int, partner: str) -> None:
+        """A waiting player is told privately who completed their pair."""
+        lang = self.people.user_lang(user_id)
+        group = self.people.group_title(record.chat_id)
+        game_title = t(lang, f"game.{record.game}")
+        text = t(lang, "tourn.partner_joined", name=isolated(partner), game=game_title, group=group)
+        self.outbox.send(user_id, text, priority=Priority.NOTICE)
 
     async def _leave(self, press: TournamentPress) -> Answer:
         record, lang = press.record, press.lang
@@ -269,7 +257,7 @@ class Tournaments:
         if entry.withdrawn_round is not None:
             return Answer(t(lang, "ans.tourn_withdrawn"))
         await self.store.off(self.store.withdraw_from_tournament, record.id, press.user_id)
-        self.spawn(self.carry_on(record.id))
+        self.rounds.background.spawn(self.rounds.carry_on(record.id))
         return Answer(t(lang, "ans.tourn_withdrawn"))
 
     async def _organiser(self, press: TournamentPress) -> bool:
@@ -305,7 +293,7 @@ class Tournaments:
         record = press.record
         alone = replace(record, pairs=not record.pairs)
         try:
-            game(record.game).checked_options(_table_options(alone), None)
+            game(record.game).checked_options(table_options(alone), None)
         except ValueError:  # a race needs pairs: the organiser changes the format first
             return Answer(t(press.lang, "ans.stale"))
         if view.always_pairs(record.game):
@@ -392,14 +380,15 @@ class Tournaments:
         )
         self.panels.pop(record.id, None)
         self.show(started)
-        self.spawn(self.carry_on(record.id))  # not under this press's lock: it takes it
+        # Not under this press's lock: it takes it.
+        self.rounds.background.spawn(self.rounds.carry_on(record.id))
         return Answer()
 
     def seeding(self, record: TournamentRecord) -> list[int]:
         """The entries, the top seed first: the higher rating in the tournament's category
         (a computer at its fixed rating, a newcomer at the newcomers'), then who entered
         first (T-5)."""
-        category = category_of(record.game, _table_options(record))
+        category = category_of(record.game, table_options(record))
 
         def rating(user: int | None, level: str | None) -> float:
             if level is not None:
@@ -407,135 +396,14 @@ class Tournaments:
             rated = [r for r in self.store.user_ratings(user or 0) if r.category == category]
             return Rating(rated[0].mu, rated[0].sigma).ordinal if rated else NEW_RATING.ordinal
 
-        def strength(entry: EntryRecord) -> float:  # a pair's: its two players' mean
+        def strength(entry: EntryRecord) -> float:
             players = [entry.user_id] + ([entry.partner_id] if record.pairs else [])
-            return sum(rating(p, entry.computer_level) for p in players) / len(players)
+            return pair_strength([rating(p, entry.computer_level) for p in players])
 
         return seeding({e.entry: strength(e) for e in record.entries})
 
     def _changed(self, record: TournamentRecord) -> None:
         self.show(record)
-
-    def _lock(self, tournament_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(tournament_id, asyncio.Lock())
-
-    # --- the rounds --------------------------------------------------------------------------
-
-    def follow(self, record: MatchRecord, match: GameMatch, timing: bool) -> None:
-        """After a move: a tournament's table that just ended has the tournament carry on."""
-        if record.tournament_id is not None and match.is_over:
-            self.spawn(self.carry_on(record.tournament_id))
-
-    async def resume_all(self) -> int:
-        """At start-up: every tournament under way carries on from what was stored, and every
-        tournament's message shows its state."""
-        records = self.store.unfinished_tournaments()
-        for record in records:
-            self.show(record)
-            if record.status == "running":
-                self.spawn(self.carry_on(record.id))
-        return len(records)
-
-    async def carry_on(self, tournament_id: int) -> None:
-        """Bring a running tournament up to date with its stored state: open the current
-        round's tables that have no match yet, and once every table of the round has its
-        result, pair the next round (or end the tournament). Safe to repeat, and to run on
-        several instances: the store pairs a round once and opens a table's match once."""
-        for wait in (0.0, *self.retries):
-            await asyncio.sleep(wait)
-            async with self._lock(tournament_id):
-                try:
-                    await self._carry_on(tournament_id)
-                    return
-                except Exception:  # one tournament's fault must not stop the others
-                    log.exception("tournament %s could not carry on", tournament_id)
-
-    async def _carry_on(self, tournament_id: int) -> None:
-        while True:
-            record = self.store.get_tournament(tournament_id)
-            if record.status != "running":
-                return
-            tables = [p for p in record.tables if p.round == record.round]
-            for pairing in tables:
-                if pairing.match_id is None:
-                    await self._open_table(record, pairing.round, pairing.table)
-            if any(p.result is None for p in tables):
-                waiting = self.store.get_tournament(tournament_id)
-                self.rounds.arm(waiting)
-                self.show(waiting)
-                return
-            found = view.facts(record)
-            upcoming = next_round(found.frame, found.seeding, found.results, found.withdrawn)
-            if upcoming is None:
-                await self._finish(record)
-                return
-            if upcoming.number != record.round + 1:  # the stored rounds say otherwise: stop
-                log.error(
-                    "tournament %s: round %s after round %s",
-                    record.id,
-                    upcoming.number,
-                    record.round,
-                )
-                return
-            try:
-                await self.store.off(
-                    self.store.pair_round,
-                    tournament_id,
-                    upcoming.number,
-                    upcoming.tables,
-                    upcoming.byes,
-                )
-            except RoundPaired:
-                continue  # another instance paired it: carry on from what it stored
-
-    async def _open_table(self, record: TournamentRecord, round_: int, table: int) -> None:
-        """Open a round's table: its match, started, in its players' private chats, and
-        each player told where and against whom (only by the instance that opened it)."""
-        pairing = next(p for p in record.tables if p.round == round_ and p.table == table)
-        entries = {e.entry: e for e in record.entries}
-        players = [
-            (entries[e].user_id, entries[e].name, entries[e].computer_level)
-            for e in pairing.entries
-        ]
-        if record.pairs:  # seat i and i + 2 are partners (S40-1.2, SC-1.1)
-            players += [
-                (entries[e].partner_id, entries[e].partner_name or "", entries[e].computer_level)
-                for e in pairing.entries
-            ]
-        seed = secure_seed()
-        match = game(record.game).new_match(len(players), seed, _table_options(record))
-        match_id, opened = await self.store.off(
-            self.store.open_table_match, record.id, round_, table, players, seed, match.to_json()
-        )
-        if not opened:
-            return
-        group = self.people.group_title(record.chat_id)
-        for entry in pairing.entries:  # told first: the hand goes below, as the hand's pace
-            for user in (entries[entry].user_id, entries[entry].partner_id):
-                if user is not None:
-                    lang = self.people.user_lang(user)
-                    text = view.table_notice(record, round_, table, entry, user, lang, group)
-                    self.outbox.send(user, text, priority=Priority.HAND)
-        self.started(self.store.get_match(match_id), match)
-
-    async def _finish(self, record: TournamentRecord) -> None:
-        """Every round played: the tournament ends, the board shows the final standings, and
-        the group is told who won (a new message: the board may be far up)."""
-        try:
-            ended = await self.store.off(self.store.end_tournament, record.id)
-        except WrongStatus:
-            return  # another instance ended it
-        self.show(ended)
-        lang = self.people.group_lang(record.chat_id)
-        found, called = view.facts(ended), view.names(ended)
-        champion = found.winner()
-        lines = [str(view.title(ended, lang))]
-        if champion is not None:
-            lines.append(t(lang, "tourn.winner", name=isolated(called[champion])))
-        lines += view.standings_lines(found.board(), called, lang)
-        self.outbox.send(
-            record.chat_id, "\n".join(lines), priority=Priority.NOTICE, thread=record.thread_id
-        )
 
     # --- /tornei -----------------------------------------------------------------------------
 
@@ -546,33 +414,21 @@ class Tournaments:
 
 def _entry_free(game_name: str, defaults: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The group's options for the game's matches (else the game's own), without what the
-    tournament's entry decides (alone or in pairs: set per table, :func:`_table_options`)."""
+    tournament's entry decides (alone or in pairs: set per table, :func:`table_options`)."""
     spec = game(game_name)
     options = {**spec.default_options(), **defaults.get(game_name, {})}
     options = {k: v for k, v in options.items() if k not in view.ENTRY_OPTIONS}
     try:
-        return spec.checked_options({**options, **_entry(game_name, False)}, None)
+        return spec.checked_options(options, None)
     except ValueError:  # the group's defaults need pairs (a race): the game's own
         return {k: v for k, v in spec.default_options().items() if k not in view.ENTRY_OPTIONS}
-
-
-def _entry(game_name: str, pairs: bool) -> dict[str, Any]:
-    """The entry options of a table's match: Scala 40's ``pairs``, Scopone's ``individual``
-    (a Scopone tournament is of pairs)."""
-    names = game(game_name).option_names()
-    return {"pairs": pairs} if "pairs" in names else {"individual": False}
-
-
-def _table_options(record: TournamentRecord) -> dict[str, Any]:
-    """The options of a table's match: the tournament's, and how its players sit."""
-    return {**record.options, **_entry(record.game, record.pairs)}
 
 
 def _next_options(record: TournamentRecord, name: str) -> dict[str, Any] | None:
     """The matches' options with ``name`` at its next value they can take: values the engine
     refuses (a Scala 40 race alone) are passed over, and so is a turn without a timer, since
     the turn timers are what ends every table (T-4.2). None: no such value."""
-    spec, options = game(record.game), _table_options(record)
+    spec, options = game(record.game), table_options(record)
     for _ in range(len(spec.choices.get(name, ())) + 2):
         try:
             options = option_changed(record.game, options, name, None)

@@ -319,16 +319,25 @@ class PeopleStore(StoreBase):
     @staticmethod
     def _anonymise_entries(s: Session, user_id: int) -> None:
         """A person's tournament entries (alone or in a pair): gone from a registration still
-        open; else withdrawn at the round the tournament is at, and in its standings as "a
-        former player". The tournaments they organise have no organiser."""
+        open (a partner stays, waiting for another); else withdrawn at the round the
+        tournament is at, and in its standings as "a former player" (a partner keeps their
+        name). The tournaments they organise have no organiser."""
         mine = (col(EntryTable.user_id) == user_id) | (col(EntryTable.partner_id) == user_id)
         rows = s.exec(select(EntryTable, TournamentTable).join(TournamentTable).where(mine)).all()
         for entry, tournament in rows:
-            if tournament.status == "open":
+            second = entry.partner_id == user_id
+            if tournament.status == "open" and entry.partner_id is None:
                 s.delete(entry)
                 continue
-            entry.user_id = entry.partner_id = entry.partner_name = None
-            entry.name = ANONYMOUS
+            if tournament.status == "open":  # the partner stays, waiting for another
+                if not second:
+                    entry.user_id, entry.name = entry.partner_id, entry.partner_name or ANONYMOUS
+                entry.partner_id = entry.partner_name = None
+                continue
+            if second:
+                entry.partner_id, entry.partner_name = None, ANONYMOUS
+            else:
+                entry.user_id, entry.name = None, ANONYMOUS
             if entry.withdrawn_round is None and tournament.status == "running":
                 entry.withdrawn_round = tournament.round
         s.exec(

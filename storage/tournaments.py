@@ -328,9 +328,11 @@ class TournamentStore(StoreBase):
         players: Sequence[Player],
         seed: int,
         state_json: str,
+        options: Mapping[str, Any],
     ) -> tuple[int, bool]:
         """The match a round's table plays, created already started (``state_json``: the
-        engine's first snapshot) and linked to the table in one transaction, so that a table
+        engine's first snapshot, made with ``options``: the tournament's, with how the table's
+        players sit, alone or in pairs) and linked to the table in one transaction, so that a table
         never has two: ``(match id, True)``, or ``(its match, False)`` when the table had one
         (a restart, or another instance, opened it first). The match is its group's, at no
         table of the group (``active_chat_id`` NULL): its players see it in private."""
@@ -345,7 +347,7 @@ class TournamentStore(StoreBase):
                 active_chat_id=None,
                 table_number=table,
                 game=row.game,
-                options=row.options,
+                options=_dump(dict(options)),
                 seed=str(seed),
                 status=PLAYING,
                 creator_id=row.organiser_id,

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 VP_WIN = 20
+VP_DRAW = 10
+"""Each side's VP when the match ends level (only an end as it stands can: SC-6.4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +93,9 @@ def match_result(
         forfeited=tuple(forfeited),
         abandoned=tuple(abandoned),
         mp=tuple(side_mp[side] for side in sides),
-        vp=tuple(VP_WIN if side in winners else 0 for side in sides),
+        vp=tuple(
+            (VP_WIN if len(winners) == 1 else VP_DRAW) if side in winners else 0 for side in sides
+        ),
         hands=hands,
         sides=tuple(sides),
     )

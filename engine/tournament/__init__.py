@@ -29,7 +29,14 @@ from engine.tournament.pairing import (
     table_sizes,
     without_withdrawn,
 )
-from engine.tournament.schedule import FORMATS, Frame, next_round, seeding, winner
+from engine.tournament.schedule import (
+    FORMATS,
+    Frame,
+    next_round,
+    pair_strength,
+    seeding,
+    winner,
+)
 from engine.tournament.standings import MP_BYE, VP_BYE, Result, Standing, standings
 
 __all__ = [
@@ -49,6 +56,7 @@ __all__ = [
     "danish_round",
     "group_rounds",
     "next_round",
+    "pair_strength",
     "rematches",
     "round_robin",
     "rounds_to_play",

@@ -65,6 +65,15 @@ def _robin_rounds(entrants: int, table_size: int) -> int:
     return len(round_robin(list(range(entrants)), table_size))
 
 
+def pair_strength(players: Sequence[float]) -> float:
+    """An entrant's strength from its players' (T-5.5): a pair's is their mean.
+
+    >>> pair_strength([2.0, 4.0])
+    3.0
+    """
+    return sum(players) / len(players)
+
+
 def seeding(strengths: Mapping[int, float]) -> list[int]:
     """The seeding of entrants by strength (T-5.2): the strongest first, then the one entered
     first (the lower entry number).

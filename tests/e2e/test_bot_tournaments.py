@@ -23,6 +23,7 @@ from sqlalchemy import create_engine, text
 
 from bot.service import Tavolo
 from engine.games import game
+from engine.ratings import SCALA40_PAIRS
 from storage import PairingRecord, Store, TournamentRecord
 from testkit.bot_harness import (
     another_instance,
@@ -51,7 +52,7 @@ NAMES = {user: name for user, name, _ in PEOPLE}
 def _seeded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PTB_TIMEDELTA", "1")
     seeds = iter(range(100, 10_000))
-    monkeypatch.setattr("bot.tournaments.secure_seed", lambda: next(seeds))
+    monkeypatch.setattr("bot.rounds.secure_seed", lambda: next(seeds))
 
 
 def _tournament(service: Tavolo) -> TournamentRecord:
@@ -329,7 +330,7 @@ async def test_a_restart_in_round_two_carries_on(
         registration = await _short_matches(server, service, anna, registration)
         await tap(server, service, anna, registration, "▶️ Inizia")
         opened = service.store.open_table_match
-        service.tournaments.retries = ()  # stopped: nothing tries again before the restart
+        service.tournaments.rounds.retries = ()  # stopped: nothing tries again before the restart
 
         def stopped_at_round_2_table_2(*args: Any) -> tuple[int, bool]:
             if args[1:3] == (2, 2):
@@ -562,7 +563,8 @@ async def test_two_instances_carry_one_tournament_on_once(
         async with running_bot(server, url) as one, another_instance(server, url) as other:
             for _ in range(4):
                 await asyncio.gather(
-                    one.tournaments.carry_on(record.id), other.tournaments.carry_on(record.id)
+                    one.tournaments.rounds.carry_on(record.id),
+                    other.tournaments.rounds.carry_on(record.id),
                 )
                 await asyncio.gather(settle(server, one), other.drain())
             record = one.store.get_tournament(record.id)
@@ -574,3 +576,33 @@ async def test_two_instances_carry_one_tournament_on_once(
             opened = db.execute(query, {"id": record.id}).scalar()
         database.dispose()
         assert opened == 9  # no table opened twice
+
+
+async def test_a_scala40_table_in_pairs_is_a_pairs_match(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """A Scala 40 tournament in pairs plays pairs matches (stored so: the log, the verification
+    and the ratings read them as pairs): Anna and Bea against a pair of computers."""
+    server, database = fake_telegram, tmp_path / "scala-pairs.db"
+    users = _four_people(server, database)
+    anna, bea = users[ANNA], users[BEA]
+    async with running_bot(server, database) as service:
+        registration = await say(server, service, anna, GROUP, "/torneo")
+        _, registration = await tap(server, service, anna, registration, "👤 Individuale")
+        assert (
+            registration.text.splitlines()[1] == "🔁 girone all'italiana · tavoli da 2 · a coppie"
+        )
+        answer, registration = await tap(server, service, bea, registration, "✋ Mi iscrivo")
+        assert answer["text"] == "Sei in coppia con Anna!"
+        told = server.last_message(ANNA, from_bot=True)
+        assert told is not None
+        assert told.text == "🤝 Bea fa coppia con te nel torneo di Scala 40 in Circolo."
+        _, registration = await tap(server, service, anna, registration, "🤖 + Facile")
+        await tap(server, service, anna, registration, "▶️ Inizia")
+        record = _tournament(service)
+        match = service.store.get_match(record.tables[0].match_id or 0)
+        assert match.options["pairs"] is True and service.engine(match).view(0).sides
+        await _abandon(server, service, anna)  # her line loses at once (S40-14.1)
+        assert _tournament(service).status == "finished"
+        rated = {r.category for r in service.store.user_ratings(ANNA)}
+        assert rated == {SCALA40_PAIRS}

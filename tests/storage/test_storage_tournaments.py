@@ -125,17 +125,19 @@ def test_a_round_is_paired_once_and_its_tables_keep_their_matches_and_results(
 
 def test_an_erased_person_stays_as_a_former_player(store: Store) -> None:
     running, open_ = _open(store, organiser=2), _open(store)
-    store.enter_tournament(running, 5, "Eva + Fede", partner_id=6)
+    store.enter_tournament(running, 5, "Eva", partner_id=6)
     store.start_tournament(running, [1, 2, 3, 4], store.get_tournament(running).version)
     store.delete_user_data(2)
-    store.delete_user_data(6)
+    store.delete_user_data(6)  # Fede: Eva keeps her name; the pair is withdrawn
     record = store.get_tournament(running)
     assert record.organiser_id is None
-    assert [(e.user_id, e.partner_id, e.name, e.withdrawn_round) for e in record.entries] == [
+    assert [
+        (e.user_id, e.partner_id, e.display_name, e.withdrawn_round) for e in record.entries
+    ] == [
         (1, None, "Anna", None),
         (None, None, ANONYMOUS, 0),
         (3, None, "Carlo", None),
-        (None, None, ANONYMOUS, 0),
+        (5, None, f"Eva & {ANONYMOUS}", 0),
     ]
     assert [e.user_id for e in store.get_tournament(open_).entries] == [1, 3]  # Bea's went
     with pytest.raises(SeatError):
@@ -216,10 +218,25 @@ def test_a_table_match_is_opened_once_and_linked(store: Store) -> None:
     record = store.start_tournament(tournament, [1, 2, 3], record.version)
     store.pair_round(tournament, 1, [(1, 2)], [3])
     players = [(1, "Anna", None), (2, "Bea", None)]
-    first = store.open_table_match(tournament, 1, 1, players, 5, "{}")
-    again = store.open_table_match(tournament, 1, 1, players, 6, "{}")
+    options = {"pairs": False, "limit": 101}
+    first = store.open_table_match(tournament, 1, 1, players, 5, "{}", options)
+    again = store.open_table_match(tournament, 1, 1, players, 6, "{}", options)
     assert first == (first[0], True) and again == (first[0], False)
     match = store.get_match(first[0])
     assert (match.status, match.tournament_id, match.chat_id) == ("playing", tournament, GROUP)
+    assert match.options == options  # the table's, not the tournament's
     assert store.active_matches_in_chat(GROUP) == []  # it takes none of the group's tables
     assert store.get_tournament(tournament).tables[0].match_id == first[0]
+
+
+def test_an_erased_partner_leaves_the_other_waiting(store: Store) -> None:
+    record = store.create_tournament(GROUP, "scopone", "robin", {}, organiser_id=1, pairs=True)
+    for user, name in ((1, "Anna"), (2, "Bea"), (3, "Carlo"), (4, "Dora")):
+        record = store.enter_tournament(record.id, user, name)
+    store.delete_user_data(1)  # Anna: Bea keeps the entry, waiting for a partner
+    store.delete_user_data(4)  # Dora: Carlo waits
+    entries = store.get_tournament(record.id).entries
+    assert [(e.user_id, e.display_name, e.waiting) for e in entries] == [
+        (2, "Bea", True),
+        (3, "Carlo", True),
+    ]
