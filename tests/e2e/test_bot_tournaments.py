@@ -21,13 +21,16 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import create_engine, text
 
+from bot import rounds
 from bot.service import Tavolo
+from engine import scala40
 from engine.games import game
 from engine.ratings import SCALA40_PAIRS
 from storage import PairingRecord, Store, TournamentRecord
 from testkit.bot_harness import (
     another_instance,
     button_data,
+    hand_of,
     keyboard_data,
     running_bot,
     say,
@@ -38,6 +41,7 @@ from testkit.bot_harness import (
 from testkit.fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
 from testkit.manual_scheduler import ManualScheduler
 from testkit.processes import start_bot
+from testkit.s40_helpers import position
 from testkit.storage_helpers import scratch_schema
 
 GROUP = -100880
@@ -107,6 +111,59 @@ async def _play_round(
         await _abandon(server, service, users[loser])
 
 
+def _rigged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every Scala 40 table starts where its first player has drawn and holds 5♦ alone, with
+    two melds down: discarding it closes the hand (and the one-hand match); the other player
+    never laid down and pays for 2♣ 3♣ 4♣ 9♠ 10♠ K♦."""
+    real = rounds.game
+
+    class Rigged:
+        def __init__(self, spec: Any) -> None:
+            self.spec = spec
+
+        def new_match(self, players: int, seed: int, options: dict[str, Any]) -> Any:
+            return position(
+                ["5D", "2C 3C 4C 9S 10S KD"],
+                options=scala40.Options.from_dict(options),
+                seed=seed,
+                melds=[(0, "7H 8H 9H"), (0, "JS QS KS")],
+                discard="KH",
+                opened=[True, False],
+                turns_done=[3, 3],
+                to_play=0,
+                dealer=1,
+                phase="play",
+            )
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.spec, name)
+
+    monkeypatch.setattr(rounds, "game", lambda name: Rigged(real(name)))
+
+
+async def _close_round(
+    server: FakeTelegramServer, service: Tavolo, users: dict[int, FakeUser]
+) -> None:
+    """Each table of the current round: its first player taps 5♦, then its discard."""
+    record = _tournament(service)
+    for table in [p for p in record.tables if p.round == record.round]:
+        match = service.store.get_match(table.match_id or 0)
+        first = match.seats[0].user_id or 0
+        for label in ("5♦", "🗑 Scarta 5♦"):
+            await tap(
+                server, service, users[first], hand_of(server, service, match.id, first), label
+            )
+        assert service.store.get_match(match.id).status == "finished"
+
+
+def _won(service: Tavolo, match_id: int | None, user: int) -> int:
+    """Whether ``user`` won the match (VP 20 there), from its own outcome."""
+    match = service.store.get_match(match_id or 0)
+    seat = match.seat_of(user)
+    outcome = service.engine(match).outcome
+    return int(seat is not None and outcome is not None and outcome.vp[seat] == 20)
+
+
 def _vp_from_matches(service: Tavolo, record: TournamentRecord) -> dict[int, tuple[int, int]]:
     """Each person's VP and MP, summed from the stored matches' own outcomes (not from the
     tournament's tables): what the board must say."""
@@ -133,8 +190,13 @@ def _four_people(server: FakeTelegramServer, database: Path) -> dict[int, FakeUs
 
 
 async def test_a_round_robin_played_by_people(
-    fake_telegram: FakeTelegramServer, tmp_path: Path
+    fake_telegram: FakeTelegramServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Four people register with buttons, the organiser sets one-hand matches and starts;
+    each round every table is played in private to its end (its first player closes the
+    hand); the board and the final standings equal what the matches' own outcomes add up to,
+    and the group sees only the board, a pointer and the final standings."""
+    _rigged(monkeypatch)
     server, database = fake_telegram, tmp_path / "robin.db"
     users = _four_people(server, database)
     anna, bea, carlo, dora = users.values()
@@ -200,31 +262,36 @@ async def test_a_round_robin_played_by_people(
             "🪑 2. Bea – Carlo · in corso",
         ]
 
-        for _ in range(3):
-            await _play_round(server, service, users)
+        for _ in range(3):  # each table's first player closes the hand: two taps
+            await _close_round(server, service, users)
 
         record = _tournament(service)
         assert record.status == "finished"
         totals = _vp_from_matches(service, record)
-        ranked = sorted(ORDER, key=lambda user: (-totals[user][0], -totals[user][1]))
-        assert ranked == ORDER  # each beat those after them
-        expected = [
-            f"{place}. {NAMES[user]} · VP {totals[user][0]} · MP {totals[user][1]} · "
-            f"partite 3, vinte {3 - place + 1}"
-            for place, user in enumerate(ranked, 1)
-        ]
+        won = {user: sum(_won(service, t.match_id, user) for t in record.tables) for user in ORDER}
+        lines = {
+            f"{NAMES[user]} · VP {totals[user][0]} · MP {totals[user][1]} · "
+            f"partite 3, vinte {won[user]}": user
+            for user in ORDER
+        }
+        board = _board(server, service)
+        shown = board.text.splitlines()[-4:]
+        assert sorted(line.split(". ", 1)[1] for line in shown) == sorted(lines)
+        ranked = [lines[line.split(". ", 1)[1]] for line in shown]
+        assert [line.split(". ", 1)[0] for line in shown] == ["1", "2", "3", "4"]
+        keys = [totals[user] for user in ranked]
+        assert keys == sorted(keys, reverse=True)  # VP, then MP (T-3.3)
+        champion = f"🥇 Vince {NAMES[ranked[0]]}!"
         final = server.last_message(GROUP, from_bot=True)
         assert final is not None
-        assert final.text.splitlines() == ["🏆 Torneo di Scala 40", "🥇 Vince Anna!", *expected]
-        board = _board(server, service)
-        assert board.text.splitlines()[2] == "🥇 Vince Anna!"
-        assert board.text.splitlines()[-4:] == expected
+        assert final.text.splitlines() == ["🏆 Torneo di Scala 40", champion, *shown]
+        assert board.text.splitlines()[2] == champion
         assert board.reply_markup is None
         # The group saw the board, the pointer and the final standings: no table, no summary.
         assert len(server.messages(GROUP, from_bot=True)) == group_before + 1
         listed = await say(server, service, bea, GROUP, "/tornei")
         assert listed.text.splitlines()[1].endswith(
-            "· Scala 40, girone all'italiana · 4 iscritti · vinto da Anna"
+            f"· Scala 40, girone all'italiana · 4 iscritti · vinto da {NAMES[ranked[0]]}"
         )
 
 
