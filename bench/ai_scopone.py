@@ -15,8 +15,13 @@ B from it plus ``NULL_SALT``), so swapping the pairs changes the hand; the figur
 minus B's and must come out +0. The line also says in how many pairs the two hands were identical
 (all of them would mean the search ignores its seed and the check is exact by construction).
 
+The rating run plays ``--rating-deals`` paired deals as whole matches to 11 (the default
+options), an ``esperto`` pair against a ``facile`` pair, and rates them in the order played as
+people's Scopone matches are rated (docs/rules.md R-4: both levels start as newcomers): the two
+levels' measured ratings in the Scopone category.
+
 ``python -m bench ai [--deals N] [--budget B] [--seed S] [--jobs J]
-[--null-deals M] [--null-budget C]``
+[--null-deals M] [--null-budget C] [--rating-deals R]``
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
 
 from engine.ai import scopone as ai
+from engine.ratings import NEW_RATING, RatedSeat, rate
 from engine.scopone import Options, new_match
 
 Z95 = 1.96
@@ -40,6 +46,8 @@ NULL_BUDGET = 100
 """Default esperto playouts per decision in the esperto null check."""
 NULL_SALT = 1_000_000_007
 """Added to the deal seed for pair B's decisions in the esperto null check."""
+RATING_DEALS = 50
+"""Default paired deals of the rating run (each two whole matches)."""
 
 
 def _arguments(argv: list[str]) -> argparse.Namespace:
@@ -65,6 +73,13 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
         type=int,
         default=NULL_BUDGET,
         help=f"esperto playouts per decision in that null check (default {NULL_BUDGET})",
+    )
+    parser.add_argument(
+        "--rating-deals",
+        type=int,
+        default=RATING_DEALS,
+        help=f"paired deals played as whole matches to rate the levels (default {RATING_DEALS};"
+        " 0 skips)",
     )
     options, _ = parser.parse_known_args(argv)  # the Scala 40 bench gets the same argv
     return options
@@ -133,6 +148,54 @@ def null_deal(seed: int, budget: int) -> tuple[float, bool, list[float]]:
     second = play_hand(seed, ("esperto", "esperto"), budget, ai_seeds=(b, a))
     times = first.times["esperto"] + second.times["esperto"]
     return (first.diff - second.diff) / 2, first.trace == second.trace, times
+
+
+def play_match(seed: int, levels: Sequence[str], budget: int) -> bool:
+    """Play deal ``seed`` as a whole match to 11 with ``levels[seat % 2]`` per seat; whether
+    side 0 won it."""
+    match = new_match(seed=seed, options=Options())
+    while not match.is_over:
+        seat = match.to_play
+        assert seat is not None
+        match.play(ai.choose(match, levels[seat % 2], seed=seed, budget=budget))
+    result = match.result
+    assert result is not None
+    return result.winners == (0,)
+
+
+def paired_match(seed: int, budget: int) -> tuple[bool, bool]:
+    """One paired deal as two whole matches: whether esperto won with seats 0+2, with 1+3."""
+    first = play_match(seed, ("esperto", "facile"), budget)
+    second = not play_match(seed, ("facile", "esperto"), budget)
+    return first, second
+
+
+def measured_ratings(wins: Sequence[bool]) -> list[str]:
+    """The levels' Scopone ratings from their matches, in the order played (docs/rules.md R-4:
+    both start as newcomers, and every match moves both, as for people)."""
+    ratings = {"esperto": NEW_RATING, "facile": NEW_RATING}
+    for won in wins:
+        seats = [
+            RatedSeat(seat, seat % 2, ratings[level], seat, won == (level == "esperto"), 0)
+            for seat, level in enumerate(("esperto", "facile", "esperto", "facile"))
+        ]
+        moved = rate(seats)
+        ratings = {"esperto": moved[0], "facile": moved[1]}
+    share = sum(wins) / max(1, len(wins))
+    lines = [
+        f"scopone: measured rating of {level} from {len(wins)} matches to 11: mu {r.mu:.2f}, "
+        f"sigma {r.sigma:.2f} (shown {r.points})"
+        for level, r in sorted(ratings.items())
+    ]
+    lines.append(f"scopone: esperto pair won {share:.1%} of them")
+    return lines
+
+
+def _run_matches(seeds: list[int], budget: int, jobs: int) -> list[tuple[bool, bool]]:
+    if jobs <= 1:
+        return [paired_match(seed, budget) for seed in seeds]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(paired_match, seeds, [budget] * len(seeds), chunksize=2))
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float]:
@@ -211,7 +274,19 @@ def main(argv: list[str]) -> int:
     print(_times("facile", times["facile"]))
     if options.null_deals > 0:
         _null_check(options)
+    if options.rating_deals > 0:
+        _rating_run(options)
     return 0
+
+
+def _rating_run(options: argparse.Namespace) -> None:
+    """Play and print the rating run."""
+    seeds = list(range(options.seed, options.seed + options.rating_deals))
+    start = time.perf_counter()
+    results = _run_matches(seeds, options.budget, options.jobs)
+    print(f"scopone: rating run, {len(seeds)} paired deals, {time.perf_counter() - start:.0f} s")
+    for line in measured_ratings([won for pair in results for won in pair]):
+        print(line)
 
 
 def _null_check(options: argparse.Namespace) -> None:

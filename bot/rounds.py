@@ -29,7 +29,7 @@ from bot.moves import Moves
 from bot.people import People
 from bot.render import tournament as view
 from bot.timers import Scheduler
-from engine.actions import END
+from engine.actions import ABANDON, END
 from engine.cards import secure_seed
 from engine.games import GameMatch, game
 from engine.tournament import next_round
@@ -246,6 +246,15 @@ class Rounds:
                 await self.up(tournament_id, number)
 
             self.scheduler.schedule(f"round:{tournament_id}", when, again)
+
+    async def abandon(self, match_id: int, user_id: int) -> None:
+        """A person who left the group abandons the table they play (S40-14, SC-6)."""
+        async with self.matches.lock(match_id):
+            match = self.store.get_match(match_id)
+            seat = match.seat_of(user_id)
+            if match.status == "playing" and seat is not None:
+                lang = self.people.group_lang(match.chat_id)
+                await self.moves.move(match, seat, ABANDON, lang)
 
     async def _end(self, match_id: int, ends: datetime) -> bool:
         """End a table as it stands; whether it is ended (or needs no ending)."""

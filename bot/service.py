@@ -342,8 +342,7 @@ class Tavolo:
 
     def stats_text(self, user_id: int, lang: str) -> str:
         """``/stats``: the person's own figures across groups, and their skill levels."""
-        store = self.store
-        return stats_text(store.user_stats(user_id), store.user_ratings(user_id), lang)
+        return stats_text(self.store.user_stats(user_id), self.store.user_ratings(user_id), lang)
 
     async def join_from_link(self, match_id: int, user_id: int, name: str) -> str | None:
         """``/start j<match>``: sit the user at that lobby; the answer's catalog key."""
@@ -517,7 +516,8 @@ class Tavolo:
         self.outbox.reopen_chat(chat_id)
 
     async def member_left(self, chat_id: int, user_id: int) -> None:
-        """A player left the group: in the lobby they leave; in a match they abandon."""
+        """A player left the group: they leave a lobby, abandon a match, quit a tournament."""
+        await self.tournaments.member_left(chat_id, user_id)
         record = self.tables.seated(chat_id, user_id)
         if record is None:
             return

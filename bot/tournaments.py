@@ -27,7 +27,7 @@ from bot.tables import Asked
 from bot.timers import Scheduler
 from bot.work import DueWork
 from engine.games import game
-from engine.ratings import COMPUTER_RATINGS, NEW_RATING, Rating, category_of
+from engine.ratings import NEW_RATING, Rating, category_of, computer_rating
 from engine.tournament import FORMATS, pair_strength, seeding
 from storage import (
     AlreadySeated,
@@ -392,7 +392,7 @@ class Tournaments:
 
         def rating(user: int | None, level: str | None) -> float:
             if level is not None:
-                return COMPUTER_RATINGS.get(level, NEW_RATING).ordinal
+                return computer_rating(category, level).ordinal
             rated = [r for r in self.store.user_ratings(user or 0) if r.category == category]
             return Rating(rated[0].mu, rated[0].sigma).ordinal if rated else NEW_RATING.ordinal
 
@@ -404,6 +404,18 @@ class Tournaments:
 
     def _changed(self, record: TournamentRecord) -> None:
         self.show(record)
+
+    async def member_left(self, chat_id: int, user_id: int) -> None:
+        """A player left the group: their entry in its registration goes; from its running
+        tournament they withdraw (T-4.3), abandoning the table they play (S40-14, SC-6)."""
+        record = self.current(chat_id)
+        if record is None or record.entry_of(user_id) is None:
+            return
+        self.show(await self.store.off(self.store.withdraw_from_tournament, record.id, user_id))
+        for table in record.tables:
+            if table.round == record.round and table.match_id and table.result is None:
+                await self.rounds.abandon(table.match_id, user_id)
+        self.rounds.background.spawn(self.rounds.carry_on(record.id))
 
     # --- /tornei -----------------------------------------------------------------------------
 

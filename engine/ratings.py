@@ -66,6 +66,22 @@ matches against each other as people's are rated, both starting as newcomers (20
 matches to 101: ``esperto`` mu 26.26, ``facile`` 23.74, sigma 1.48 each; ``esperto`` won
 60.1%). So a newcomer's mean sits between them, and the gap is the one their results give."""
 
+SCOPONE_COMPUTER_RATINGS: Final[Mapping[str, Rating]] = {
+    "facile": Rating(0.0, 1.5),
+    "esperto": Rating(0.0, 1.5),
+}
+"""The computer levels' fixed ratings at Scopone (R-4), measured as Scala 40's are, on whole
+Scopone matches to 11 between an ``esperto`` pair and a ``facile`` pair (``python -m bench ai
+--rating-deals``): SCOPONE_MEASURED."""
+
+
+def computer_rating(category: str | None, level: str | None) -> Rating:
+    """A computer level's fixed rating in a category (R-4): Scopone's are its own, Scala 40's
+    (alone or in pairs) the Scala 40 matches'; a level without one rates as a newcomer."""
+    ratings = SCOPONE_COMPUTER_RATINGS if category == SCOPONE_PAIRS else COMPUTER_RATINGS
+    return ratings.get(level or "", NEW_RATING)
+
+
 DISPLAY_BASE: Final = 1000
 """The number shown for an ordinal of 0 (a newcomer, R-5)."""
 DISPLAY_SCALE: Final = 40

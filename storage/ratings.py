@@ -18,11 +18,11 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col
 
 from engine.ratings import (
-    COMPUTER_RATINGS,
     NEW_RATING,
     RatedSeat,
     Rating,
     category_of,
+    computer_rating,
     rate,
     side_of,
 )
@@ -50,7 +50,7 @@ def rate_match(
         RatedSeat(
             seat=r.seat,
             team=side_of(kind, r.seat),
-            rating=_rating_of(r, levels.get(r.seat), before),
+            rating=_rating_of(r, kind, levels.get(r.seat), before),
             person=None if r.computer else r.user_id,
             won=r.won,
             mp=r.mp,
@@ -71,11 +71,14 @@ def rate_match(
         )
 
 
-def _rating_of(result: PlayerResult, level: str | None, before: dict[int, Rating]) -> Rating:
-    """A seat's rating before the match: a person's own, a computer level's fixed one (a
-    level without one rates as a newcomer), a newcomer's for a seat whose person left."""
+def _rating_of(
+    result: PlayerResult, kind: str, level: str | None, before: dict[int, Rating]
+) -> Rating:
+    """A seat's rating before the match: a person's own, a computer level's fixed one in the
+    category (a level without one rates as a newcomer), a newcomer's for a seat whose person
+    left."""
     if result.computer:
-        return COMPUTER_RATINGS.get(level or "", NEW_RATING)
+        return computer_rating(kind, level)
     if result.user_id is None:
         return NEW_RATING
     return before[result.user_id]

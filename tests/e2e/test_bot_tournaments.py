@@ -103,7 +103,7 @@ async def _play_round(
 ) -> None:
     """Each table of the current round ends: its later player in :data:`ORDER` abandons."""
     record = _tournament(service)
-    for table in [p for p in record.tables if p.round == record.round]:
+    for table in [p for p in record.tables if p.round == record.round and p.result is None]:
         assert table.match_id is not None
         match = service.store.get_match(table.match_id)
         people = [seat.user_id for seat in match.seats if seat.user_id is not None]
@@ -673,3 +673,34 @@ async def test_a_scala40_table_in_pairs_is_a_pairs_match(
         assert _tournament(service).status == "finished"
         rated = {r.category for r in service.store.user_ratings(ANNA)}
         assert rated == {SCALA40_PAIRS}
+
+
+async def test_a_player_who_leaves_the_group_leaves_its_tournament(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Dora leaves the group in round 1: she abandons her table (Anna wins it) and is
+    withdrawn, so the rounds after it leave her out (T-4.3)."""
+    server, database = fake_telegram, tmp_path / "left.db"
+    users = _four_people(server, database)
+    anna, bea, carlo, dora = users.values()
+    async with running_bot(server, database) as service:
+        registration = await say(server, service, anna, GROUP, "/torneo")
+        for user in (bea, carlo, dora):
+            _, registration = await tap(server, service, user, registration, "✋ Mi iscrivo")
+        await tap(server, service, anna, registration, "▶️ Inizia")
+        dora.leave_group(GROUP)
+        await settle(server, service)
+        record = _tournament(service)
+        entry = record.entry_of(DORA)
+        assert entry is not None and entry.withdrawn_round == 1
+        table = next(t for t in record.tables if entry.entry in t.entries)
+        assert table.result is not None and table.result[entry.entry][0] == 0
+        await _play_round(server, service, users)  # Bea and Carlo's table ends too
+        record = _tournament(service)
+        assert record.round == 2
+        assert all(entry.entry not in t.entries for t in record.tables if t.round == 2)
+        carlo_entry = record.entry_of(CARLO)
+        assert carlo_entry is not None  # Berger's round 2 paired him with Dora: a bye (T-4.3)
+        assert record.byes[2] == (carlo_entry.entry,)
+        board = _board(server, service)
+        assert any(line.endswith("· ha lasciato il torneo") for line in board.text.splitlines())

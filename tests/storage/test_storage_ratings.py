@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engine.ratings import COMPUTER_RATINGS, NEW_RATING, SCOPONE_PAIRS, RatedSeat, Rating, rate
+from engine.ratings import NEW_RATING, SCOPONE_PAIRS, RatedSeat, Rating, computer_rating, rate
 from storage import FINISHED, STOPPED, PlayerResult, RatingRecord, Store
 
 ANNA, BEA = 1, 2
@@ -35,7 +35,7 @@ def results(anna_won: bool) -> list[PlayerResult]:
 
 def expected_win() -> dict[int, Rating]:
     """What engine.ratings (openskill) gives two newcomers who beat two esperto computers."""
-    esperto = COMPUTER_RATINGS["esperto"]
+    esperto = computer_rating(SCOPONE_PAIRS, "esperto")
     return rate(
         [
             RatedSeat(0, 0, NEW_RATING, ANNA, won=True, mp=6),
@@ -80,7 +80,7 @@ class TestRatings:
         second, version = scopone_with_computers(store)
         store.set_status(second, FINISHED)
         assert store.record_results(second, results(False)) is True
-        esperto = COMPUTER_RATINGS["esperto"]
+        esperto = computer_rating(SCOPONE_PAIRS, "esperto")
         before = Rating(won.mu, won.sigma)
         lost = rate(
             [
