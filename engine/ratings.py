@@ -67,8 +67,8 @@ matches to 101: ``esperto`` mu 26.26, ``facile`` 23.74, sigma 1.48 each; ``esper
 60.1%). So a newcomer's mean sits between them, and the gap is the one their results give."""
 
 SCOPONE_COMPUTER_RATINGS: Final[Mapping[str, Rating]] = {
-    "facile": Rating(0.0, 1.5),
-    "esperto": Rating(0.0, 1.5),
+    "facile": Rating(23.7, 1.5),
+    "esperto": Rating(26.3, 1.5),
 }
 """The computer levels' fixed ratings at Scopone (R-4), measured as Scala 40's are, on whole
 Scopone matches to 11 between an ``esperto`` pair and a ``facile`` pair (``python -m bench ai
