@@ -67,12 +67,14 @@ matches to 101: ``esperto`` mu 26.26, ``facile`` 23.74, sigma 1.48 each; ``esper
 60.1%). So a newcomer's mean sits between them, and the gap is the one their results give."""
 
 SCOPONE_COMPUTER_RATINGS: Final[Mapping[str, Rating]] = {
-    "facile": Rating(23.7, 1.5),
-    "esperto": Rating(26.3, 1.5),
+    "facile": Rating(22.8, 1.8),
+    "esperto": Rating(27.2, 1.8),
 }
 """The computer levels' fixed ratings at Scopone (R-4), measured as Scala 40's are, on whole
 Scopone matches to 11 between an ``esperto`` pair and a ``facile`` pair (``python -m bench ai
---rating-deals``): SCOPONE_MEASURED."""
+--rating-deals 200``, 2026-11-28: 400 matches, ``esperto`` mu 27.19, ``facile`` 22.81, sigma
+1.78 each; the ``esperto`` pair won 80.8%). Scopone's gap is wider than Scala 40's: its
+``esperto`` searches the hand's play out, where Scala 40's luck of the draw weighs more."""
 
 
 def computer_rating(category: str | None, level: str | None) -> Rating:

@@ -327,24 +327,9 @@ def table_notice(
     seated = next(p for p in record.tables if p.round == round_ and p.table == table)
     others = html_lines([isolated(called[e]) for e in seated.entries if e != entry], ", ")
     own = next(e for e in record.entries if e.entry == entry)
+    game_title = t(lang, f"game.{record.game}")
+    fields = {"game": game_title, "group": group, "round": round_, "table": table}
     if own.partner_name is not None:
         partner = own.partner_name if user == own.user_id else own.name
-        return t(
-            lang,
-            "tourn.your_table_pair",
-            game=t(lang, f"game.{record.game}"),
-            group=group,
-            round=round_,
-            table=table,
-            partner=isolated(partner),
-            others=others,
-        )
-    return t(
-        lang,
-        "tourn.your_table",
-        game=t(lang, f"game.{record.game}"),
-        group=group,
-        round=round_,
-        table=table,
-        others=others,
-    )
+        return t(lang, "tourn.your_table_pair", partner=isolated(partner), others=others, **fields)
+    return t(lang, "tourn.your_table", others=others, **fields)

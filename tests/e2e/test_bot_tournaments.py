@@ -189,6 +189,28 @@ def _four_people(server: FakeTelegramServer, database: Path) -> dict[int, FakeUs
     return {person.id: person for person in people}
 
 
+async def _four_entered(
+    server: FakeTelegramServer, service: Tavolo, users: dict[int, FakeUser], short: bool = False
+) -> None:
+    """Anna opens a round robin, Bea, Carlo and Dora enter, and Anna starts it (``short``:
+    after setting one-hand matches)."""
+    anna = users[ANNA]
+    registration = await say(server, service, anna, GROUP, "/torneo")
+    for user in (users[BEA], users[CARLO], users[DORA]):
+        _, registration = await tap(server, service, user, registration, "✋ Mi iscrivo")
+    if short:
+        registration = await _short_matches(server, service, anna, registration)
+    await tap(server, service, anna, registration, "▶️ Inizia")
+
+
+def _anna_alone(server: FakeTelegramServer, database: Path) -> FakeUser:
+    """Anna, an admin, alone with the bot in the group; she opened the private chat."""
+    (anna,) = seat_people(server, GROUP, "Circolo", PEOPLE[:1], admins=(ANNA,))
+    with Store.open(f"sqlite:///{database}") as store:
+        store.set_private_chat(ANNA, True)
+    return anna
+
+
 async def test_a_round_robin_played_by_people(
     fake_telegram: FakeTelegramServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -318,9 +340,7 @@ async def test_a_knockout_of_eight_computers(
     fake_telegram: FakeTelegramServer, tmp_path: Path
 ) -> None:
     server, database = fake_telegram, tmp_path / "knockout.db"
-    (anna,) = seat_people(server, GROUP, "Circolo", PEOPLE[:1], admins=(ANNA,))
-    with Store.open(f"sqlite:///{database}") as store:
-        store.set_private_chat(ANNA, True)
+    anna = _anna_alone(server, database)
     async with running_bot(server, database) as service:
         levels = ["Esperto"] * 4 + ["Facile"] * 4
         registration = await _computers_only(server, service, anna, 1, levels)
@@ -363,9 +383,7 @@ async def test_a_danish_tournament_of_six_computers(
     fake_telegram: FakeTelegramServer, tmp_path: Path
 ) -> None:
     server, database = fake_telegram, tmp_path / "danish.db"
-    (anna,) = seat_people(server, GROUP, "Circolo", PEOPLE[:1], admins=(ANNA,))
-    with Store.open(f"sqlite:///{database}") as store:
-        store.set_private_chat(ANNA, True)
+    anna = _anna_alone(server, database)
     async with running_bot(server, database) as service:
         registration = await _computers_only(server, service, anna, 2, ["Facile"] * 6)
         assert registration.text.splitlines()[1] == "🇩🇰 sistema danese · 3 turni"
@@ -389,13 +407,8 @@ async def test_a_restart_in_round_two_carries_on(
     again, it opens the second (once), pairs nothing twice, and the tournament ends as ever."""
     server, database = fake_telegram, tmp_path / "restart.db"
     users = _four_people(server, database)
-    anna, bea, carlo, dora = users.values()
     async with running_bot(server, database) as service:
-        registration = await say(server, service, anna, GROUP, "/torneo")
-        for user in (bea, carlo, dora):
-            _, registration = await tap(server, service, user, registration, "✋ Mi iscrivo")
-        registration = await _short_matches(server, service, anna, registration)
-        await tap(server, service, anna, registration, "▶️ Inizia")
+        await _four_entered(server, service, users, short=True)
         opened = service.store.open_table_match
         service.tournaments.rounds.retries = ()  # stopped: nothing tries again before the restart
 
@@ -577,13 +590,9 @@ async def test_a_round_whose_time_is_up_ends_its_tables(
     result each, and round 2 is paired."""
     server, database = fake_telegram, tmp_path / "deadline.db"
     users = _four_people(server, database)
-    anna, bea, carlo, dora = users.values()
     scheduler = ManualScheduler(datetime.now(UTC))
     async with running_bot(server, database, scheduler) as service:
-        registration = await say(server, service, anna, GROUP, "/torneo")
-        for user in (bea, carlo, dora):
-            _, registration = await tap(server, service, user, registration, "✋ Mi iscrivo")
-        await tap(server, service, anna, registration, "▶️ Inizia")
+        await _four_entered(server, service, users)
         record = _tournament(service)
         ends = record.started[1] + timedelta(days=1)
         assert scheduler.due(f"round:{record.id}") == ends
@@ -682,12 +691,9 @@ async def test_a_player_who_leaves_the_group_leaves_its_tournament(
     withdrawn, so the rounds after it leave her out (T-4.3)."""
     server, database = fake_telegram, tmp_path / "left.db"
     users = _four_people(server, database)
-    anna, bea, carlo, dora = users.values()
+    dora = users[DORA]
     async with running_bot(server, database) as service:
-        registration = await say(server, service, anna, GROUP, "/torneo")
-        for user in (bea, carlo, dora):
-            _, registration = await tap(server, service, user, registration, "✋ Mi iscrivo")
-        await tap(server, service, anna, registration, "▶️ Inizia")
+        await _four_entered(server, service, users)
         dora.leave_group(GROUP)
         await settle(server, service)
         record = _tournament(service)
