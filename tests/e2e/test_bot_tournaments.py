@@ -451,26 +451,29 @@ async def test_a_restart_in_round_two_carries_on(
 KILLS = 6
 
 
-async def _finished(database: Path, timeout: float) -> None:
-    """Wait until the tournament stored in ``database`` (played by another process) ends."""
+async def _reached(database: Path, timeout: float, round_: int = 0) -> None:
+    """Wait until the tournament stored in ``database`` (played by another process) is at
+    ``round_`` or later (0: until it ends)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
         with sqlite3.connect(database) as db:
-            status = db.execute("SELECT status FROM tournaments WHERE id = 1").fetchone()[0]
-        if status == "finished":
+            query = "SELECT status, round FROM tournaments WHERE id = 1"
+            status, at = db.execute(query).fetchone()
+        if status == "finished" or (round_ and at >= round_):
             return
-        assert loop.time() < deadline, f"the tournament is still {status}"
-        await asyncio.sleep(0.2)  # another process plays it: its database is what changes
+        assert loop.time() < deadline, f"the tournament is still {status} at round {at}"
+        await asyncio.sleep(0.05)  # another process plays it: its database is what changes
 
 
 @pytest.mark.slow
 async def test_killed_at_random_points_a_tournament_loses_nothing(
     fake_telegram: FakeTelegramServer, tmp_path: Path
 ) -> None:
-    """A Danish tournament of 6 computers over 3 rounds, the bot process killed (SIGKILL) at
-    random points while it plays: started again each time, it ends with every round paired
-    once, every table played by one match, and every table's result that match's own."""
+    """A Danish tournament of 6 computers over 3 rounds, the bot process killed (SIGKILL) as
+    round 2 is paired, then at random points while it plays: started again each time, it
+    ends with every round paired once, every table played by one match, and every table's
+    result that match's own."""
     server, database = fake_telegram, tmp_path / "killed.db"
     seat_people(server, GROUP, "Circolo", PEOPLE[:1], admins=(ANNA,))
     options = {**game("scala40").default_options(), "format": "hands", "hands": 1}
@@ -483,6 +486,10 @@ async def test_killed_at_random_points_a_tournament_loses_nothing(
         record = store.start_tournament(record.id, list(range(1, 7)), record.version)
     rng = random.Random(27)
     with (tmp_path / "bot.log").open("wb") as log:
+        process = await start_bot(server, database, log)  # killed as round 2 begins
+        await _reached(database, timeout=120, round_=2)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
         for _ in range(KILLS):
             process = await start_bot(server, database, log)
             await asyncio.sleep(rng.uniform(0.1, 1.5))  # a kill at a random point: no condition
@@ -492,7 +499,7 @@ async def test_killed_at_random_points_a_tournament_loses_nothing(
         # out), and plays the tournament to its end.
         process = await start_bot(server, database, log)
         try:
-            await _finished(database, timeout=120)
+            await _reached(database, timeout=120)
         finally:
             process.send_signal(signal.SIGKILL)
             process.wait()
