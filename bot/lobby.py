@@ -42,7 +42,7 @@ HARMLESS = frozenset(
 they do is counted from the stored lobby (an option's next value from its stored value). The
 others (start, seats, computers, cancel) need the lobby the player saw."""
 
-Started = Callable[[MatchRecord, GameMatch], None]
+Started = Callable[[MatchRecord, GameMatch], Awaitable[None]]
 """Told of a match that just started: its record and its engine."""
 
 
@@ -267,7 +267,7 @@ class Lobby:
         except ValueError as error:
             return Answer(t(lang, "ans.option_invalid", message=str(error)), alert=True)
         await self.store.off(self.store.start_match, record.id, match.to_json(), record.version)
-        self.started(self.store.get_match(record.id), match)
+        await self.started(self.store.get_match(record.id), match)
         return Answer()
 
     async def rematch(self, match_id: int, user_id: int, chat_id: int, lang: str) -> Answer:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -37,7 +37,7 @@ from storage import DatabaseUnavailable, MatchRecord, RoundPaired, TournamentRec
 
 log = logging.getLogger(__name__)
 
-Started = Callable[[MatchRecord, GameMatch], None]
+Started = Callable[[MatchRecord, GameMatch], Awaitable[None]]
 """Told of a table's match just opened: its record and its engine (the bot starts it as a
 lobby's)."""
 Show = Callable[[TournamentRecord], None]
@@ -190,7 +190,7 @@ class Rounds:
                     lang = self.people.user_lang(user)
                     text = view.table_notice(record, round_, table, entry.entry, user, lang, group)
                     self.outbox.send(user, text, priority=Priority.HAND)
-        self.started(self.store.get_match(match_id), match)
+        await self.started(self.store.get_match(match_id), match)
 
     async def _finish(self, record: TournamentRecord) -> None:
         """Every round played: the tournament ends, the board shows the final standings, and

@@ -538,13 +538,13 @@ class Tavolo:
 
     # --- starting and resuming ---------------------------------------------------------------
 
-    def _started(self, record: MatchRecord, match: GameMatch) -> None:
-        """A match just left the lobby: its first turn's deadline, then everything shown."""
+    async def _started(self, record: MatchRecord, match: GameMatch) -> None:
+        """A match just started: its first deadline and due work stored (off the loop), shown."""
         deadline, deadline_seat = self.moves.next_deadline(record, match)
-        self.store.set_deadline(record.id, deadline, deadline_seat)
+        await self.store.off(self.store.set_deadline, record.id, deadline, deadline_seat)
         record = self.store.get_match(record.id)
         self.matches.keep(record.id, record.version, match)
-        self._set_work(record, match)
+        await self.store.off(self._set_work, record, match)
         self._show_running(record)
 
     def _set_work(self, record: MatchRecord, match: GameMatch) -> None:
