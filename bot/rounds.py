@@ -3,13 +3,13 @@ each table's match opened in its players' private chats (the group's budget coul
 round's tables: docs/performance.md), the next round paired once the last table of a round
 ends, the end with its final standings; and each round's time (T-5.6): when it is up, the
 tables still playing end as they stand (the core action ``END``, as when no person is left:
-S40-14.4, SC-6.4).
+S40-14.5, SC-6.4).
 
 Everything is read again from the store at each step (:meth:`Rounds.carry_on`), so a restart,
 or another instance, carries on from what was stored: a round is paired once (its key is the
 round's), a table's match is opened once (created and linked in one transaction). A round's
 wake-up is the bot's scheduler's, armed again from the store at a start and at every poll of
-due work (:meth:`Rounds.arm_all`); ending a table is idempotent (the match's lock and status
+due work (:meth:`Rounds.look`); ending a table is idempotent (the match's lock and status
 decide).
 """
 
@@ -33,7 +33,7 @@ from engine.actions import ABANDON, END
 from engine.cards import secure_seed
 from engine.games import GameMatch, game
 from engine.tournament import next_round
-from storage import DatabaseUnavailable, MatchRecord, RoundPaired, TournamentRecord, WrongStatus
+from storage import MatchRecord, RoundPaired, TournamentRecord, WrongStatus
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +76,7 @@ class Rounds:
         self.later = Background()
         """Carry-ons waiting to try again: a stop drops them (a restart carries on)."""
         self.retries = RETRIES
+        self.closing = False
         self._locks: dict[int, asyncio.Lock] = {}
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
@@ -89,6 +90,7 @@ class Rounds:
 
     async def close(self) -> None:
         """Stop: what waits to try again is dropped; a step under way ends first."""
+        self.closing = True
         await self.later.close()
         await self.background.close(cancel=False)
 
@@ -102,11 +104,17 @@ class Rounds:
                 self.background.spawn(self.carry_on(record.id))
         return len(records)
 
-    def arm_all(self) -> None:
-        """Arm every running tournament's round time (at each poll of due work: a round paired
-        by another instance has its time kept here too)."""
-        for record in self.store.unfinished_tournaments():
+    async def look(self) -> None:
+        """Once a minute (at the poll of due work): arm every running tournament's round time
+        (a round another instance paired has its time kept here too), and carry on one whose
+        round ended or has a table to open (its carry-on failed for longer than its retries)."""
+        for record in await self.store.off(self.store.unfinished_tournaments):
+            if record.status != "running":
+                continue
             self.arm(record)
+            tables = [p for p in record.tables if p.round == record.round]
+            if all(p.result is not None for p in tables) or any(not p.match_id for p in tables):
+                self.background.spawn(self.carry_on(record.id))
 
     async def carry_on(self, tournament_id: int, attempt: int = 0) -> None:
         """Bring a running tournament up to date with its stored state: open the current
@@ -120,7 +128,7 @@ class Rounds:
                 return
             except Exception:  # one tournament's fault must not stop the others
                 log.exception("tournament %s could not carry on", tournament_id)
-        if attempt < len(self.retries):
+        if attempt < len(self.retries) and not self.closing:
             self.later.spawn(self._again(tournament_id, attempt))
 
     async def _again(self, tournament_id: int, attempt: int) -> None:
@@ -190,7 +198,11 @@ class Rounds:
                     lang = self.people.user_lang(user)
                     text = view.table_notice(record, round_, table, entry.entry, user, lang, group)
                     self.outbox.send(user, text, priority=Priority.HAND)
-        await self.started(self.store.get_match(match_id), match)
+        try:
+            async with self.matches.lock(match_id):  # nothing moves it while it starts
+                await self.started(self.store.get_match(match_id), match)
+        except MatchHeld:  # another instance acts on it already: it has started there
+            log.info("table match %s is held elsewhere as it starts", match_id)
 
     async def _finish(self, record: TournamentRecord) -> None:
         """Every round played: the tournament ends, the board shows the final standings, and
@@ -268,8 +280,8 @@ class Rounds:
                 return self.store.get_match(match_id).status != "playing"
         except MatchHeld:
             return False  # another instance is moving it: try again
-        except DatabaseUnavailable:
-            log.warning("the table of match %s could not end at its round's end", match_id)
+        except Exception:  # one table's fault must not keep the others of the round going
+            log.exception("the table of match %s could not end at its round's end", match_id)
             return False
 
 

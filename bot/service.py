@@ -541,10 +541,10 @@ class Tavolo:
     async def _started(self, record: MatchRecord, match: GameMatch) -> None:
         """A match just started: its first deadline and due work stored (off the loop), shown."""
         deadline, deadline_seat = self.moves.next_deadline(record, match)
+        self.matches.keep(record.id, record.version, match)  # a deadline moves no version
         await self.store.off(self.store.set_deadline, record.id, deadline, deadline_seat)
         record = self.store.get_match(record.id)
-        self.matches.keep(record.id, record.version, match)
-        await self.store.off(self._set_work, record, match)
+        await self.store.off(self._set_work, record, self.engine(record))  # as stored now
         self._show_running(record)
 
     def _set_work(self, record: MatchRecord, match: GameMatch) -> None:

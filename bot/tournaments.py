@@ -16,7 +16,7 @@ from bot.callbacks import TournamentOp
 from bot.delivery import Outbox, Priority
 from bot.delivery.work import Render
 from bot.i18n import isolated, t
-from bot.matches import Matches
+from bot.matches import Matches, MatchHeld
 from bot.moves import Moves
 from bot.options_ui import changed as option_changed
 from bot.options_ui import next_value
@@ -79,7 +79,7 @@ class Tournaments:
         self.people = people
         self.outbox = outbox
         self.rounds = Rounds(matches, people, outbox, moves, scheduler, started, self.show)
-        work.every_minute.append(self.rounds.arm_all)
+        work.every_minute.append(self.rounds.look)
         self.panels: dict[int, bool] = {}
         """Tournaments whose registration shows the matches' options."""
 
@@ -411,10 +411,16 @@ class Tournaments:
         record = self.current(chat_id)
         if record is None or record.entry_of(user_id) is None:
             return
-        self.show(await self.store.off(self.store.withdraw_from_tournament, record.id, user_id))
-        for table in record.tables:
-            if table.round == record.round and table.match_id and table.result is None:
-                await self.rounds.abandon(table.match_id, user_id)
+        try:
+            async with self.rounds.lock(record.id):  # no table opens meanwhile
+                withdraw = self.store.withdraw_from_tournament
+                record = await self.store.off(withdraw, record.id, user_id)
+                for table in record.tables:
+                    if table.round == record.round and table.match_id and table.result is None:
+                        await self.rounds.abandon(table.match_id, user_id)
+        except (*ANSWERED, MatchHeld):  # another instance changed it first: nothing to do
+            return
+        self.show(record)
         self.rounds.background.spawn(self.rounds.carry_on(record.id))
 
     # --- /tornei -----------------------------------------------------------------------------

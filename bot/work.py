@@ -83,7 +83,7 @@ class DueWork:
         self._seasons_from: datetime | None = None
         """When to look for months to announce again (None: at the next poll)."""
         self._poller: asyncio.Task[None] | None = None
-        self.every_minute: list[Callable[[], None]] = []
+        self.every_minute: list[Callable[[], Awaitable[None]]] = []
         """What an instance does about once a minute as it polls (a tournament round's time
         armed again: another instance may have paired the round)."""
         self._minute_from: datetime | None = None
@@ -141,10 +141,10 @@ class DueWork:
         seasons = await self._due_seasons()
         for season in seasons:
             self._start(self._announced(season))
-        self._each_minute()
+        await self._each_minute()
         return len(claimed) + len(seasons)
 
-    def _each_minute(self) -> None:
+    async def _each_minute(self) -> None:
         """Run :attr:`every_minute`, when a minute has passed since the last time."""
         now = self.clock()
         if self._minute_from is not None and now < self._minute_from:
@@ -152,7 +152,7 @@ class DueWork:
         self._minute_from = now + SEASON_LOOK
         for look in self.every_minute:
             try:
-                look()
+                await look()
             except DatabaseUnavailable as error:
                 log.error("a look once a minute failed: %s", error)
 

@@ -432,7 +432,7 @@ class Match:
         ending.finish_by_clock(self)
 
     def _end(self) -> None:
-        """S40-14.4: no person is left at the table (only computers play on): the match ends
+        """S40-14.5: no person is left at the table (only computers play on): the match ends
         now, decided among those still in as when the clock runs out (S40-12.3); who left
         keeps the loss of their abandonment."""
         if self.phase == "over":

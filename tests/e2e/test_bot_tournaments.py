@@ -717,3 +717,38 @@ async def test_a_player_who_leaves_the_group_leaves_its_tournament(
         assert record.byes[2] == (carlo_entry.entry,)
         board = _board(server, service)
         assert any(line.endswith("· ha lasciato il torneo") for line in board.text.splitlines())
+
+
+async def test_a_tournament_stalled_past_its_retries_carries_on_at_the_minute_look(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 2's second table failed to open and nothing tried again (no retries left): the
+    look of the next minute opens it, and tells its players once."""
+    server, database = fake_telegram, tmp_path / "look.db"
+    users = _four_people(server, database)
+    async with running_bot(server, database) as service:
+        await _four_entered(server, service, users, short=True)
+        service.tournaments.rounds.retries = ()
+        opened = service.store.open_table_match
+
+        def failing(*args: Any) -> tuple[int, bool]:
+            if args[1:3] == (2, 2):
+                raise RuntimeError("the store is away")
+            return opened(*args)
+
+        monkeypatch.setattr(service.store, "open_table_match", failing)
+        await _play_round(server, service, users)
+        assert _tournament(service).tables[-1].match_id is None
+        monkeypatch.setattr(service.store, "open_table_match", opened)
+        await service.tournaments.rounds.look()
+        await settle(server, service)
+        record = _tournament(service)
+        assert all(t.match_id is not None for t in record.tables if t.round == 2)
+        pair = service.store.get_match(record.tables[-1].match_id or 0)
+        for seat in pair.seats:
+            told = [
+                m
+                for m in server.messages(seat.user_id or 0, from_bot=True)
+                if m.text.startswith("🏆 Torneo di Scala 40 in Circolo, turno 2: al tavolo 2")
+            ]
+            assert len(told) == 1
