@@ -263,11 +263,12 @@ class MatchStore(StoreBase):
         return [_match_record(row, by_match.get(row.id or 0, [])) for row in rows]
 
     def last_match_in_chat(self, chat_id: int) -> MatchRecord | None:
-        """The chat's most recent match, whatever its status (None: it never had one)."""
+        """The chat's most recent match at one of its tables, whatever its status (None: it
+        never had one; a tournament's tables are played in private, not at the group's)."""
         with self._session() as s:
             query = (
                 select(MatchTable)
-                .where(col(MatchTable.chat_id) == chat_id)
+                .where(col(MatchTable.chat_id) == chat_id, col(MatchTable.tournament_id).is_(None))
                 .order_by(col(MatchTable.id).desc())
                 .limit(1)
             )

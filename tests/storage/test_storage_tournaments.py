@@ -226,6 +226,7 @@ def test_a_table_match_is_opened_once_and_linked(store: Store) -> None:
     assert (match.status, match.tournament_id, match.chat_id) == ("playing", tournament, GROUP)
     assert match.options == options  # the table's, not the tournament's
     assert store.active_matches_in_chat(GROUP) == []  # it takes none of the group's tables
+    assert store.last_match_in_chat(GROUP) is None  # nor is it the group's last table
     assert store.get_tournament(tournament).tables[0].match_id == first[0]
 
 
