@@ -29,7 +29,7 @@ from bot.moves import Moves
 from bot.people import People
 from bot.render import tournament as view
 from bot.timers import Scheduler
-from engine.actions import ABANDON, END
+from engine.actions import ABANDON, END, STOP
 from engine.cards import secure_seed
 from engine.games import GameMatch, game
 from engine.tournament import next_round
@@ -267,6 +267,20 @@ class Rounds:
             if match.status == "playing" and seat is not None:
                 lang = self.people.group_lang(match.chat_id)
                 await self.moves.move(match, seat, ABANDON, lang)
+
+    async def stop(self, match_id: int) -> None:
+        """Stop a table whose tournament was cancelled with its group gone (recorded, not
+        ranked), and tell its players why in private."""
+        async with self.matches.lock(match_id):
+            match = self.store.get_match(match_id)
+            if match.status != "playing":
+                return
+            await self.moves.move(match, None, STOP, self.people.group_lang(match.chat_id))
+        group = self.people.group_title(match.chat_id)
+        for seat in match.seats:
+            if seat.user_id is not None:
+                text = t(self.people.user_lang(seat.user_id), "notify.removed", group=group)
+                self.outbox.send(seat.user_id, text, priority=Priority.NOTICE)
 
     async def _end(self, match_id: int, ends: datetime) -> bool:
         """End a table as it stands; whether it is ended (or needs no ending)."""

@@ -185,9 +185,9 @@ class Tavolo:
     async def _dispatch(self, pressed: Pressed) -> Answer:
         data, user_id, chat_id = pressed.data, pressed.user_id, pressed.chat_id
         if data.kind == "h":
-            return await self.hand_press(data, user_id, pressed.lang)
+            return await self.hands.press(data, user_id, pressed.lang)
         if data.kind == "l":
-            return await self.lobby_press(data, user_id, pressed.name, chat_id, pressed.lang)
+            return await self.lobby.press(data, user_id, pressed.name, chat_id, pressed.lang)
         if data.kind == "k":
             return await self.confirm_press(
                 data, user_id, chat_id, pressed.message_id, pressed.shown
@@ -207,16 +207,6 @@ class Tavolo:
         for record in self.tables.active(chat_id):
             if record.status == "lobby":
                 self.shows.table(record)
-
-    async def hand_press(self, data: callbacks.Callback, user_id: int, lang: str) -> Answer:
-        """A press on a private hand (``lang``: the presser's language)."""
-        return await self.hands.press(data, user_id, lang)
-
-    async def lobby_press(
-        self, data: callbacks.Callback, user_id: int, name: str, chat_id: int, lang: str
-    ) -> Answer:
-        """A press on a lobby (``lang``: the presser's language)."""
-        return await self.lobby.press(data, user_id, name, chat_id, lang)
 
     async def confirm_press(
         self,
@@ -484,6 +474,7 @@ class Tavolo:
         players are told why in private."""
         if chat_id < 0:
             self.outbox.close_chat(chat_id)
+            await self.tournaments.chat_closed(chat_id)
         for record in self.tables.active(chat_id):
             await self._closed(record, chat_id)
 

@@ -423,6 +423,21 @@ class Tournaments:
         self.show(record)
         self.rounds.background.spawn(self.rounds.carry_on(record.id))
 
+    async def chat_closed(self, chat_id: int) -> None:
+        """The bot is no longer in the group: its tournament is cancelled, and the tables still
+        playing stop (recorded, not ranked), their players told why in private."""
+        record = self.current(chat_id)
+        if record is None:
+            return
+        async with self.rounds.lock(record.id):
+            try:
+                record = await self.store.off(self.store.end_tournament, record.id, "cancelled")
+            except WrongStatus:  # another instance ended it
+                return
+            for table in record.tables:
+                if table.match_id and table.result is None:
+                    await self.rounds.stop(table.match_id)
+
     # --- /tornei -----------------------------------------------------------------------------
 
     def list_text(self, chat_id: int, lang: str) -> str:

@@ -373,7 +373,7 @@ async def test_a_failing_handler_still_answers(
         def broken_text(*_: object) -> str:
             raise RuntimeError("a bug")
 
-        monkeypatch.setattr(service, "hand_press", broken)
+        monkeypatch.setattr(service.hands, "press", broken)
         monkeypatch.setattr(service, "score_text", broken_text)
         hand = server.message(LUCA, service.store.get_match(match_id).seats[1].hand_message_id or 0)
         assert hand is not None
@@ -413,7 +413,7 @@ async def test_a_database_that_cannot_write_is_one_log_line(
         async def full(*_: object) -> None:
             raise trouble
 
-        monkeypatch.setattr(service, "hand_press", full)
+        monkeypatch.setattr(service.hands, "press", full)
         hand = server.message(LUCA, service.store.get_match(match_id).seats[1].hand_message_id or 0)
         assert hand is not None
         caplog.clear()

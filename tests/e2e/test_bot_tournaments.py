@@ -752,3 +752,26 @@ async def test_a_tournament_stalled_past_its_retries_carries_on_at_the_minute_lo
                 if m.text.startswith("🏆 Torneo di Scala 40 in Circolo, turno 2: al tavolo 2")
             ]
             assert len(told) == 1
+
+
+async def test_a_group_that_removes_the_bot_cancels_its_tournament(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """The bot is removed from the group in round 1: the tournament is cancelled, its tables
+    stop (recorded, not ranked) and their players are told why in private."""
+    server, database = fake_telegram, tmp_path / "removed.db"
+    users = _four_people(server, database)
+    async with running_bot(server, database) as service:
+        await _four_entered(server, service, users)
+        record = _tournament(service)
+        server.group(GROUP).remove_bot()
+        await settle(server, service)
+        assert service.store.get_tournament(record.id).status == "cancelled"
+        for table in record.tables:
+            assert service.store.get_match(table.match_id or 0).status == "stopped"
+        told = server.last_message(DORA, from_bot=True)
+        assert told is not None
+        assert told.text == (
+            "⛔ La partita in Circolo è interrotta: non sono più nel gruppo. "
+            "Non conta per la classifica."
+        )
