@@ -75,7 +75,9 @@ class _Flood:
             tokens, stamp = self.buckets.get(chat_id, (float(limits.private_burst), now))
             refill = (now - stamp) * limits.private_per_second
             tokens = min(float(limits.private_burst), tokens + refill)
-            chat_wait = 0.0 if tokens >= 1 else (1 - tokens) / limits.private_per_second
+            # A token short by a float's rounding (1e-16) is a whole one: what is counted is
+            # requests, and summing fractions of a second must not refuse one that arrived.
+            chat_wait = 0.0 if tokens >= 1 - 1e-9 else (1 - tokens) / limits.private_per_second
         if wait > 0 or overall > 0 or chat_wait > 0:
             if overall > 0:
                 self.refused_until[None] = max(self.refused_until.get(None, 0.0), now + overall)
