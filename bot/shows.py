@@ -541,10 +541,11 @@ class Shows:
             return
         text, markup = self.final_ranking(record, match)
         sending = functools.partial(self.store.show_match_end, record.id)
-        thread = record.thread_id
+        place = functools.partial(self.store.set_summary_message, record.id)  # a reply names it
         self.outbox.send(
-            record.chat_id, text, markup, Priority.NOTICE, sending=sending, thread=thread
-        )
+            record.chat_id, text, markup, Priority.NOTICE, sending=sending, thread=record.thread_id,
+            done=lambda sent: None if sent is None else functools.partial(place, sent),
+        )  # fmt: skip
 
     def _summary_shown(self, match_id: int, message_id: int | None) -> None:
         """The hand's summary is out (or could not be, or was already): the table of the next

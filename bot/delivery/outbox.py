@@ -66,6 +66,7 @@ from bot.delivery.work import (
     Reserve,
     Send,
     Stored,
+    Then,
     Work,
     digest,
 )
@@ -153,7 +154,7 @@ class Outbox(Courier):
         priority: Priority = Priority.REPLY,
         *,
         reply_to: int | None = None,
-        done: Callable[[int | None], None] | None = None,
+        done: Callable[[int | None], Stored | Then | None] | None = None,
         key: Hashable = None,
         document: tuple[str, bytes] | None = None,
         sending: Callable[[], bool] | None = None,

@@ -140,7 +140,7 @@ class Send:
     text: str
     markup: InlineKeyboardMarkup | None = None
     reply_to: int | None = None
-    done: Callable[[int | None], None] | None = None
+    done: Callable[[int | None], Stored | Then | None] | None = None
     document: tuple[str, bytes] | None = None
     thread: int | None = None
     """The forum topic it goes to (None: the chat itself)."""

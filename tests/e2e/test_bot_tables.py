@@ -17,6 +17,7 @@ from engine import scopone
 from storage import Store
 from testkit.bot_harness import (
     SPEED,
+    button_data,
     hand_of,
     running_bot,
     say,
@@ -377,3 +378,33 @@ async def test_a_table_opened_in_general_gets_a_topic_of_its_own(
         assert pointer.thread_id is None
         link = f"https://t.me/c/795/{record.thread_id}"
         assert [e.get("url") for e in pointer.entities] == [link]
+
+
+async def test_verify_replied_to_a_final_ranking_names_that_table(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Two tables; Anna's ends (she abandons): Carlo, at no table, replies /verifica to its
+    final ranking, and gets that match's file, not the question which table."""
+    server, database = fake_telegram, tmp_path / "ranking.db"
+    anna, bea, carlo = seat_people(server, GROUP, "Circolo", PEOPLE, admins=(ANNA,))
+    with Store.open(f"sqlite:///{database}") as store:
+        store.set_tables(GROUP, 2)
+        for user, _, _ in PEOPLE:
+            store.set_private_chat(user, True)
+    async with running_bot(server, database) as service:
+        await _open_table(server, service, anna)
+        await _open_table(server, service, bea)
+        first = next(m for m in service.tables.active(GROUP) if m.creator_id == ANNA)
+        anna.send(ANNA, "/abbandona")
+        await settle(server, service)
+        question = server.last_message(ANNA, from_bot=True)
+        assert question is not None
+        await anna.press(ANNA, question.message_id, button_data(question, "✅ Sì")).answered()
+        await settle(server, service)
+        ranking = server.last_message(GROUP, from_bot=True)
+        assert ranking is not None and "/verifica" in ranking.text.splitlines()[-1]
+        carlo.reply(GROUP, ranking.message_id, "/verifica")
+        await settle(server, service)
+        proof = server.last_message(GROUP, from_bot=True)
+        assert proof is not None and proof.document is not None
+        assert proof.document["file_name"] == f"tavolo-{first.id}.json"
