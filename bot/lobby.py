@@ -292,8 +292,13 @@ class Lobby:
                 return Answer(t(lang, "ans.seated_elsewhere"), alert=True)
             try:
                 new = self._open_rematch(record, presser)
-            except ChatBusy:
-                return Answer(t(lang, "ans.tables_full"), alert=True)
+            except ChatBusy:  # every table taken, or its topic holds a new one (ST-7)
+                taken = record.thread_id is not None and self.tables.in_topic(
+                    self.tables.active(chat_id), record.thread_id
+                )
+                return Answer(
+                    t(lang, "ans.topic_taken" if taken else "ans.tables_full"), alert=True
+                )
             except SeatedElsewhere:
                 return Answer(t(lang, "ans.seated_elsewhere"), alert=True)
             asked = [

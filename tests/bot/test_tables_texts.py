@@ -19,6 +19,9 @@ TEXTS = {
         ),
         "ans.tables_full": "All the group's tables are taken.",
         "ans.rematch_open": "The rematch is already open: tap ✋ Join.",
+        "ans.topic_taken": (
+            "Another table already plays in this topic: for the rematch, /newgame in another topic."
+        ),
     },
     "it": {
         "tables.which": "🪑 Qui si gioca a più tavoli: scegli quale.",
@@ -27,6 +30,10 @@ TEXTS = {
         ),
         "ans.tables_full": "I tavoli del gruppo sono tutti occupati.",
         "ans.rematch_open": "La rivincita è già aperta: tocca ✋ Partecipa.",
+        "ans.topic_taken": (
+            "In questo argomento si gioca già un altro tavolo: per la rivincita, /nuova in un "
+            "altro argomento."
+        ),
     },
 }
 

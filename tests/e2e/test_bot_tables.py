@@ -408,3 +408,39 @@ async def test_verify_replied_to_a_final_ranking_names_that_table(
         proof = server.last_message(GROUP, from_bot=True)
         assert proof is not None and proof.document is not None
         assert proof.document["file_name"] == f"tavolo-{first.id}.json"
+
+
+async def test_a_rematch_whose_topic_holds_a_new_table_says_so(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Anna's table in the Scala 40 topic ends; Bea opens a new table there; Anna's rematch
+    button answers that the topic holds another table (not that every table is taken)."""
+    server, database = fake_telegram, tmp_path / "rematch.db"
+    anna, bea = server.add_user(ANNA, "Anna", "it"), server.add_user(BEA, "Bea", "it")
+    for user in (anna, bea):
+        user.start_private()
+    server.add_group(FORUM, "Circolo", members=[ANNA, BEA], admins=[ANNA], forum=True)
+    topic = server.add_topic(FORUM, "Scala 40")
+    server.pop_updates()
+    with Store.open(f"sqlite:///{database}") as store:
+        for user in (ANNA, BEA):
+            store.set_private_chat(user, True)
+    async with running_bot(server, database) as service:
+        _, lobby = await _said(server, service, anna, topic, "/nuova scala40")
+        _, lobby = await tap(server, service, anna, lobby, "🤖 + Facile")
+        await tap(server, service, anna, lobby, "▶️")
+        anna.send(ANNA, "/abbandona")
+        await settle(server, service)
+        question = server.last_message(ANNA, from_bot=True)
+        assert question is not None
+        await anna.press(ANNA, question.message_id, button_data(question, "✅ Sì")).answered()
+        await settle(server, service)
+        ranking = server.last_message(FORUM, from_bot=True)
+        assert ranking is not None and ranking.thread_id == topic
+        _, new = await _said(server, service, bea, topic, "/nuova scala40")
+        assert new.thread_id == topic and "1. Bea" in new.text.splitlines()
+        answer, _ = await tap(server, service, anna, ranking, "🔄 Rivincita")
+        assert answer["text"] == (
+            "In questo argomento si gioca già un altro tavolo: per la rivincita, /nuova in un "
+            "altro argomento."
+        )
