@@ -125,9 +125,9 @@ class Tournaments:
     def _reply(self, asked: Asked, text: str) -> None:
         self.outbox.send(asked.chat_id, text, reply_to=asked.reply_to, thread=asked.thread)
 
-    def show(self, record: TournamentRecord, fresh: bool = False) -> None:
+    def show(self, record: TournamentRecord) -> None:
         """Show the tournament's latest state in its message (the registration, then the
-        board); ``fresh``: post it anew below (the old one deleted)."""
+        board)."""
         tournament_id, chat_id = record.id, record.chat_id
         self.outbox.put(
             chat_id,
@@ -135,8 +135,6 @@ class Tournaments:
             lambda: self._render(tournament_id),
             lambda message_id, shown: self._shown(tournament_id, message_id, shown),
             Priority.REPLY if record.status == "open" else Priority.NOTICE,
-            fresh=fresh,
-            retire=fresh and record.message_id is not None,
             thread=record.thread_id,
         )
 

@@ -124,7 +124,7 @@ class TournamentStore(StoreBase):
             if row.pairs and partner_id is None and waiting:
                 waiting[-1].partner_id, waiting[-1].partner_name = user_id, _name(name)
                 return self._changed(s, row)
-            number = max((e.entry for e in entries), default=0) + 1
+            number = _next_entry(entries)
             s.add(
                 EntryTable(
                     tournament_id=tournament_id,
@@ -180,7 +180,7 @@ class TournamentStore(StoreBase):
             entries = self._entries(s, tournament_id)
             if sorted(order) != sorted(e.entry for e in entries):
                 raise ValueError(f"the seeding {list(order)} does not order every entrant")
-            first = max((e.entry for e in entries), default=0) + 1  # entries that left: gaps
+            first = _next_entry(entries)
             added = [
                 EntryTable(
                     tournament_id=tournament_id,
@@ -297,7 +297,7 @@ class TournamentStore(StoreBase):
             if row.pairs != (partner_name is not None):
                 raise ValueError("a pairs tournament enters computers in pairs, and only it")
             entries = self._entries(s, tournament_id)
-            number = max((e.entry for e in entries), default=0) + 1
+            number = _next_entry(entries)
             s.add(
                 EntryTable(
                     tournament_id=tournament_id,
@@ -513,6 +513,12 @@ class TournamentStore(StoreBase):
         byes = {r.round: tuple(json.loads(r.byes)) for r in rounds}
         started = {r.round: r.started_at for r in rounds}
         return _tournament(row, self._entries(s, row.id), s.exec(query).all(), byes, started)
+
+
+def _next_entry(entries: Sequence[EntryTable]) -> int:
+    """The number the next entrant takes: after the highest (an entry that left leaves a gap,
+    never a number taken twice)."""
+    return max((e.entry for e in entries), default=0) + 1
 
 
 def _check_rules(format: str, table_size: int, rounds: int | None, round_seconds: int) -> None:
