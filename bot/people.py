@@ -151,9 +151,14 @@ class People:
         category = category_of(record.game, record.options)
         if category is None or not self.store.chat_settings(record.chat_id).levels_in_lobby:
             return {}
-        levels: dict[int, Rating] = {}
-        for seat in record.seats:
-            if seat.user_id is not None:
-                rated = [r for r in self.store.user_ratings(seat.user_id) if r.category == category]
-                levels[seat.seat] = Rating(rated[0].mu, rated[0].sigma) if rated else NEW_RATING
-        return levels
+        return {
+            seat.seat: self.rating(seat.user_id, category)
+            for seat in record.seats
+            if seat.user_id is not None
+        }
+
+    def rating(self, user_id: int | None, category: str) -> Rating:
+        """A person's rating in a category (a newcomer's where they were never rated, or
+        for nobody: a seat whose person erased their data)."""
+        rated = [r for r in self.store.user_ratings(user_id or 0) if r.category == category]
+        return Rating(rated[0].mu, rated[0].sigma) if rated else NEW_RATING

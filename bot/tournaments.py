@@ -27,7 +27,7 @@ from bot.tables import Asked
 from bot.timers import Scheduler
 from bot.work import DueWork
 from engine.games import game
-from engine.ratings import NEW_RATING, Rating, category_of, computer_rating
+from engine.ratings import category_of, computer_rating
 from engine.tournament import FORMATS, pair_strength, seeding
 from storage import (
     AlreadySeated,
@@ -391,8 +391,7 @@ class Tournaments:
         def rating(user: int | None, level: str | None) -> float:
             if level is not None:
                 return computer_rating(category, level).ordinal
-            rated = [r for r in self.store.user_ratings(user or 0) if r.category == category]
-            return Rating(rated[0].mu, rated[0].sigma).ordinal if rated else NEW_RATING.ordinal
+            return self.people.rating(user, category or "").ordinal
 
         def strength(entry: EntryRecord) -> float:
             players = [entry.user_id] + ([entry.partner_id] if record.pairs else [])
