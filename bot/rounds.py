@@ -268,19 +268,15 @@ class Rounds:
                 lang = self.people.group_lang(match.chat_id)
                 await self.moves.move(match, seat, ABANDON, lang)
 
-    async def stop(self, match_id: int) -> None:
+    async def stop(self, match_id: int) -> MatchRecord | None:
         """Stop a table whose tournament was cancelled with its group gone (recorded, not
-        ranked), and tell its players why in private."""
+        ranked): the match, or None when it was not playing."""
         async with self.matches.lock(match_id):
             match = self.store.get_match(match_id)
             if match.status != "playing":
-                return
+                return None
             await self.moves.move(match, None, STOP, self.people.group_lang(match.chat_id))
-        group = self.people.group_title(match.chat_id)
-        for seat in match.seats:
-            if seat.user_id is not None:
-                text = t(self.people.user_lang(seat.user_id), "notify.removed", group=group)
-                self.outbox.send(seat.user_id, text, priority=Priority.NOTICE)
+            return match
 
     async def _end(self, match_id: int, ends: datetime) -> bool:
         """End a table as it stands; whether it is ended (or needs no ending)."""

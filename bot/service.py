@@ -474,7 +474,8 @@ class Tavolo:
         players are told why in private."""
         if chat_id < 0:
             self.outbox.close_chat(chat_id)
-            await self.tournaments.chat_closed(chat_id)
+            for stopped in await self.tournaments.chat_closed(chat_id):
+                self._tell_removed(stopped)  # its players hear why, as a group match's
         for record in self.tables.active(chat_id):
             await self._closed(record, chat_id)
 

@@ -33,6 +33,7 @@ from storage import (
     AlreadySeated,
     ChatBusy,
     EntryRecord,
+    MatchRecord,
     SeatError,
     StaleVersion,
     TournamentNotFound,
@@ -420,20 +421,23 @@ class Tournaments:
         self.show(record)
         self.rounds.background.spawn(self.rounds.carry_on(record.id))
 
-    async def chat_closed(self, chat_id: int) -> None:
+    async def chat_closed(self, chat_id: int) -> list[MatchRecord]:
         """The bot is no longer in the group: its tournament is cancelled, and the tables still
-        playing stop (recorded, not ranked), their players told why in private."""
+        playing stop (recorded, not ranked); those tables."""
         record = self.current(chat_id)
         if record is None:
-            return
+            return []
+        stopped: list[MatchRecord] = []
         async with self.rounds.lock(record.id):
             try:
                 record = await self.store.off(self.store.end_tournament, record.id, "cancelled")
             except WrongStatus:  # another instance ended it
-                return
+                return []
             for table in record.tables:
                 if table.match_id and table.result is None:
-                    await self.rounds.stop(table.match_id)
+                    match = await self.rounds.stop(table.match_id)
+                    stopped += [match] if match is not None else []
+        return stopped
 
     # --- /tornei -----------------------------------------------------------------------------
 
