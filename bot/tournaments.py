@@ -110,10 +110,7 @@ class Tournaments:
 
     def current(self, chat_id: int) -> TournamentRecord | None:
         """The group's tournament open for registration or under way, if any."""
-        return next(
-            (r for r in self.store.tournaments_in_chat(chat_id) if r.status in ("open", "running")),
-            None,
-        )
+        return self.store.current_tournament(chat_id)
 
     def _point_at(self, record: TournamentRecord, asked: Asked, lang: str) -> None:
         """A second ``/torneo``: the answer replies to the tournament's message."""

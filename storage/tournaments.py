@@ -93,12 +93,7 @@ class TournamentStore(StoreBase):
         with self._session(write=True, touches=NOTHING) as s:
             if alone:
                 self._hold_chat(s, chat_id)
-                current = s.exec(
-                    select(TournamentTable).where(
-                        col(TournamentTable.chat_id) == chat_id,
-                        col(TournamentTable.status).in_(("open", "running")),
-                    )
-                ).first()
+                current = self._current(s, chat_id)
                 if current is not None and current.id is not None:
                     raise ChatBusy(self.database, chat_id, current.id)
             s.add(row)
@@ -453,6 +448,25 @@ class TournamentStore(StoreBase):
                 .order_by(col(TournamentTable.id).desc())
             )
             return [self._record(s, row) for row in s.exec(query).all()]
+
+    def current_tournament(self, chat_id: int) -> TournamentRecord | None:
+        """The group's tournament open for registration or under way (the latest, if several:
+        only one was opened with ``alone``)."""
+        with self._session() as s:
+            row = self._current(s, chat_id)
+            return None if row is None else self._record(s, row)
+
+    @staticmethod
+    def _current(s: Session, chat_id: int) -> TournamentTable | None:
+        query = (
+            select(TournamentTable)
+            .where(
+                col(TournamentTable.chat_id) == chat_id,
+                col(TournamentTable.status).in_(("open", "running")),
+            )
+            .order_by(col(TournamentTable.id).desc())
+        )
+        return s.exec(query).first()
 
     def tournament_of_match(self, match_id: int) -> tuple[TournamentRecord, PairingRecord] | None:
         """The tournament whose table plays ``match_id``, and that table (None: a match of no

@@ -208,7 +208,10 @@ def test_one_tournament_at_a_time_when_asked(store: Store) -> None:
     with pytest.raises(ChatBusy) as busy:
         store.create_tournament(GROUP, "scala40", "robin", {}, organiser_id=2, alone=True)
     assert busy.value.match_id == first.id
+    current = store.current_tournament(GROUP)
+    assert current is not None and current.id == first.id
     store.end_tournament(first.id, "cancelled")
+    assert store.current_tournament(GROUP) is None
     store.create_tournament(GROUP, "scala40", "robin", {}, organiser_id=2, alone=True)
 
 
