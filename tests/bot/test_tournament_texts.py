@@ -4,11 +4,13 @@ end-to-end tests in tests/e2e/test_bot_tournaments.py read them in Italian in th
 from __future__ import annotations
 
 from datetime import timedelta
+from html import unescape
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.i18n import t
 from bot.render import tournament as view
 from engine.games import game
 from storage import Store, TournamentRecord
@@ -158,3 +160,103 @@ def test_the_private_notice_and_the_list(store: Store) -> None:
     assert view.round_time(604_800, "it") == "7 giorni"
     assert "pairs" not in view.match_options("scala40")
     assert len(view.match_options("scala40")) == len(game("scala40").option_names()) - 1
+
+
+PLAIN = {
+    "it": {
+        "ans.tourn_joined": "Sei nel torneo!",
+        "ans.tourn_already": "Sei già nel torneo.",
+        "ans.tourn_left": "Iscrizione annullata.",
+        "ans.tourn_not_entered": "Non sei tra gli iscritti a questo torneo.",
+        "ans.tourn_withdrawn": "Hai lasciato il torneo: dal prossimo turno non giochi più.",
+        "ans.tourn_only_organiser": "Solo chi organizza il torneo, o un amministratore, può farlo.",
+        "ans.tourn_few": "Servono almeno 2 iscritti.",
+        "ans.tourn_full": "Il torneo è al completo: non ci sono più posti.",
+        "ans.tourn_open_private": (
+            "Prima apri la chat privata con me: le partite del torneo si giocano lì."
+        ),
+        "ans.tourn_waiting": "Sei nel torneo: chi si iscrive subito dopo fa coppia con te.",
+        "tourn.already": "C'è già un torneo in questo gruppo: eccolo.",
+        "tourn.cancelled": "✖️ Torneo annullato.",
+        "tourn.none": (
+            "In questo gruppo non c'è ancora stato nessun torneo: /torneo per organizzarne uno."
+        ),
+        "btn.tourn_pairs": "👥 A coppie",
+        "btn.tourn_alone": "👤 Individuale",
+        "menu.tournament": "Nuovo torneo",
+        "menu.tournaments": "I tornei del gruppo",
+    },
+    "en": {
+        "ans.tourn_joined": "You're in the tournament!",
+        "ans.tourn_already": "You have entered already.",
+        "ans.tourn_left": "You're no longer entered.",
+        "ans.tourn_not_entered": "You haven't entered this tournament.",
+        "ans.tourn_withdrawn": "You have withdrawn: you won't be paired in later rounds.",
+        "ans.tourn_only_organiser": "Only the organiser or a group admin can do that.",
+        "ans.tourn_few": "At least 2 entrants are needed.",
+        "ans.tourn_full": "The tournament is full: no places left.",
+        "ans.tourn_open_private": (
+            "First open the private chat with me: the tournament's matches are played there."
+        ),
+        "ans.tourn_waiting": "You're in: whoever joins next will be your partner.",
+        "tourn.already": "This group already has a tournament: here it is.",
+        "tourn.cancelled": "✖️ Tournament cancelled.",
+        "tourn.none": "No tournaments in this group yet: /tournament sets one up.",
+        "btn.tourn_pairs": "👥 Pairs",
+        "btn.tourn_alone": "👤 Singles",
+        "menu.tournament": "New tournament",
+        "menu.tournaments": "The group's tournaments",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_the_plain_texts(lang: str) -> None:
+    assert {key: t(lang, key) for key in PLAIN[lang]} == PLAIN[lang]
+
+
+def test_the_texts_of_pairs_in_both_languages(store: Store) -> None:
+    """A pairs tournament's texts: the waiting pair, the pairs' line, the partner's notice,
+    the start refused, the table's notice with the partner."""
+    record = store.create_tournament(-5, "scopone", "knockout", {}, organiser_id=1, pairs=True)
+    for user, name in ((1, "Anna"), (2, "Bea"), (3, "Carlo")):
+        record = store.enter_tournament(record.id, user, name)
+    it_lines = unescape(view.registration_view(record, "it")[0]).splitlines()  # as read
+    en_lines = unescape(view.registration_view(record, "en")[0]).splitlines()
+    assert it_lines[1] == "⚔️ eliminazione diretta · tavoli da 2 · a coppie"
+    assert en_lines[1] == "⚔️ knockout · tables of 2 · in pairs"
+    assert it_lines[6:8] == ["1. Anna & Bea", "2. Carlo (coppia da completare)"]
+    assert en_lines[6:8] == ["1. Anna & Bea", "2. Carlo (needs a partner)"]
+    assert t("it", "ans.tourn_paired", name="Anna") == "Sei in coppia con Anna!"
+    assert t("en", "ans.tourn_paired", name="Anna") == "Anna is your partner!"
+    assert t("it", "ans.tourn_alone", name="Carlo") == (
+        "Non si può ancora iniziare: la coppia di Carlo è da completare."
+    )
+    assert (
+        t("en", "ans.tourn_alone", name="Carlo") == "Can't start yet: Carlo still needs a partner."
+    )
+    joined = {"name": "Bea", "game": "Scopone", "group": "Circolo"}
+    assert t("it", "tourn.partner_joined", **joined) == (
+        "🤝 Bea fa coppia con te nel torneo di Scopone in Circolo."
+    )
+    assert t("en", "tourn.partner_joined", **joined) == (
+        "🤝 Bea is your partner in the Scopone tournament in Circolo."
+    )
+    record = store.enter_tournament(record.id, 4, "Dora")
+    record = store.start_tournament(record.id, [1, 2], record.version)
+    record = store.pair_round(record.id, 1, [(1, 2)])
+    assert unescape(view.table_notice(record, 1, 1, 1, 2, "en", "Circolo")) == (
+        "🏆 Scopone tournament in Circolo, round 1: at table 1 you and Anna play Carlo & Dora. "
+        "Your cards follow below."
+    )
+    assert unescape(view.table_notice(record, 1, 1, 2, 3, "it", "Circolo")) == (
+        "🏆 Torneo di Scopone in Circolo, turno 1: al tavolo 1 giochi in coppia con Dora contro "
+        "Anna & Bea. Le tue carte arrivano qui sotto."
+    )
+    assert t("it", "tourn.game_not_yet", game="Burraco") == (
+        "I tornei di Burraco non ci sono ancora: per ora si gioca a Scala 40 (/torneo)."
+    )
+    assert t("en", "tourn.game_not_yet", game="Burraco") == (
+        "Burraco tournaments aren't available yet: for now, tournaments are Scala 40 only "
+        "(/tournament)."
+    )

@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import create_engine, text
 
-from bot import rounds
+from bot import rounds, tournaments
 from bot.service import Tavolo
 from engine import scala40
 from engine.games import game
@@ -775,3 +775,51 @@ async def test_a_group_that_removes_the_bot_cancels_its_tournament(
             "⛔ La partita in Circolo è interrotta: non sono più nel gruppo. "
             "Non conta per la classifica."
         )
+
+
+async def test_the_boards_buttons_and_the_registrations_bounds(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The matches' turn timer never goes off (T-4.2: it ends every table); at most
+    ``MOST_ENTRANTS`` entrants (32; 4 here, to keep the test short); once it runs, a player
+    withdraws from the board (T-4.3) and only the organiser (or an admin) cancels it."""
+    monkeypatch.setattr(tournaments, "MOST_ENTRANTS", 4)
+    server, database = fake_telegram, tmp_path / "board.db"
+    users = _four_people(server, database)
+    anna, bea = users[ANNA], users[BEA]
+    async with running_bot(server, database) as service:
+        registration = await say(server, service, anna, GROUP, "/torneo")
+        _, panel = await tap(server, service, anna, registration, "⚙️ Opzioni")
+        for seconds in ("120", "60", "90", "180"):
+            _, panel = await tap(server, service, anna, panel, f"Secondi per turno: {seconds} s")
+        _, panel = await tap(server, service, anna, panel, "Secondi per turno: 300 s")
+        assert "Secondi per turno: 120 s" in keyboard_data(panel)  # 300 s, then 120 s: not 0
+        _, registration = await tap(server, service, anna, panel, "⬅️ Indietro")
+        for _ in range(3):
+            _, registration = await tap(server, service, anna, registration, "🤖 + Facile")
+        assert "👥 Iscritti: 4" in registration.text.splitlines()
+        full = "Il torneo è al completo: non ci sono più posti."
+        answer, _ = await tap(server, service, anna, registration, "🤖 + Facile")
+        assert answer["text"] == full
+        answer, _ = await tap(server, service, bea, registration, "✋ Mi iscrivo")
+        assert answer["text"] == full
+        for _ in range(3):  # Anna and Bea alone: no computer plays on after the cancel
+            _, registration = await tap(server, service, anna, registration, "🤖 −")
+        answer, registration = await tap(server, service, bea, registration, "✋ Mi iscrivo")
+        assert answer["text"] == "Sei nel torneo!"
+        await tap(server, service, anna, registration, "▶️ Inizia")
+        await settle(server, service)
+
+        board = _board(server, service)
+        answer, board = await tap(server, service, bea, board, "🚪 Mi ritiro")
+        assert answer["text"] == "Hai lasciato il torneo: dal prossimo turno non giochi più."
+        entry = _tournament(service).entry_of(BEA)
+        assert entry is not None and entry.withdrawn_round == 1
+        answer, board = await tap(server, service, bea, board, "✖️ Annulla")
+        assert answer["text"] == "Solo chi organizza il torneo, o un amministratore, può farlo."
+        assert _tournament(service).status == "running"
+        await tap(server, service, anna, board, "✖️ Annulla")
+        assert _tournament(service).status == "cancelled"
+        board = _board(server, service)
+        assert board.text.splitlines()[2] == "✖️ Torneo annullato."
+        assert board.reply_markup is None
