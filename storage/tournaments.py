@@ -39,6 +39,9 @@ from storage.models import (
 )
 from storage.records import PLAYING, EntryRecord, PairingRecord, TournamentRecord
 
+RULES = frozenset({"format", "table_size", "rounds", "round_seconds", "options", "pairs"})
+"""What :meth:`TournamentStore.set_tournament_rules` changes."""
+
 Player = tuple[int | None, str, str | None]
 """A seat of a tournament's table: the person's id (None: a computer), the name, the computer's
 level (None: a person)."""
@@ -256,14 +259,7 @@ class TournamentStore(StoreBase):
         any of ``format``, ``table_size``, ``rounds``, ``round_seconds`` and ``options`` (the
         matches', checked by the caller against the engine). ValueError for a combination no
         tournament plays."""
-        unknown = set(rules) - {
-            "format",
-            "table_size",
-            "rounds",
-            "round_seconds",
-            "options",
-            "pairs",
-        }
+        unknown = set(rules) - RULES
         if unknown:
             raise ValueError(f"no such rule: {sorted(unknown)}")
         with self._session(write=True, touches=NOTHING) as s:
