@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.answer import Answer, engine_error
+from bot.endings import Endings
 from bot.games import ui_for
 from bot.hand.state import HandUI, cleared
 from bot.i18n import t
@@ -46,10 +47,13 @@ Follower = Callable[[MatchRecord, GameMatch, bool], None]
 class Moves:
     """The move runner."""
 
-    def __init__(self, matches: Matches, shows: Shows, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self, matches: Matches, shows: Shows, endings: Endings, clock: Callable[[], datetime]
+    ) -> None:
         self.matches = matches
         self.store = matches.store
         self.shows = shows
+        self.endings = endings
         self.clock = clock
         self.computer_pause = COMPUTER_PAUSE
         self.followers: list[Follower] = []
@@ -134,7 +138,7 @@ class Moves:
                 record = self.store.get_match(match_id)
                 match = self.matches.engine(record)
                 if record.version != version:
-                    self.shows.everything(record)
+                    self.endings.everything(record)
                     return
                 self._show(record, match, mover, new_hand, quiet=False, closed=closed)
                 for follower in self.followers:
@@ -181,9 +185,9 @@ class Moves:
         edit waits a little longer, so the move that ends the turn often joins it. A move that
         ``closed`` a hand shows its end first: the summary in the group, then the next
         table below it; each person's recap in their hand, then the new hand below it."""
-        self.shows.summaries(record, match, closed)
+        self.endings.summaries(record, match, closed)
         if closed and not match.is_over:
-            self.shows.recap(record, match)
+            self.endings.recap(record, match)
         if closed or match.is_over:
             record = self.store.get_match(record.id)  # as the end of the hand left it
         self.shows.table(record, quiet)

@@ -27,6 +27,7 @@ from bot.answer import Answer
 from bot.callbacks import TableCommand
 from bot.computers import Computers
 from bot.delivery import Outbox, Pace, Priority
+from bot.endings import Endings
 from bot.guide import Guide
 from bot.hands import Hands
 from bot.i18n import Html, html_lines, isolated, t
@@ -109,7 +110,8 @@ class Tavolo:
         self.matches = Matches(store)
         self.people = People(store, bot)
         self.shows = Shows(self.matches, self.people, self.outbox, clock)
-        self.moves = Moves(self.matches, self.shows, clock)
+        self.endings = Endings(self.shows)
+        self.moves = Moves(self.matches, self.shows, self.endings, clock)
         self.work = DueWork(store, clock)
         self.timers = TurnTimers(
             scheduler, clock, self.matches, self.people, self.outbox, self.moves, self.work
@@ -547,21 +549,21 @@ class Tavolo:
 
     def _show_running(self, record: MatchRecord) -> None:
         self.timers.arm(record)
-        self.shows.everything(record)
+        self.endings.everything(record)
         self.computers.follow(record, self.engine(record), False)
 
-    def _with_deadline(self, record: MatchRecord) -> MatchRecord:
+    async def _with_deadline(self, record: MatchRecord) -> MatchRecord:
         """A running match stored without a deadline while timers are on gets one now, and
-        one stored without due work (written by an older Tavolo) gets it."""
+        one stored without due work (written by an older Tavolo) gets it (off the loop)."""
         if record.deadline is None:
             deadline, seat = self.moves.next_deadline(record, self.engine(record))
             if deadline is not None:
-                self.store.set_deadline(record.id, deadline, seat)
+                await self.store.off(self.store.set_deadline, record.id, deadline, seat)
                 record = self.store.get_match(record.id)
-                self._set_work(record, self.engine(record))
+                await self.store.off(self._set_work, record, self.engine(record))
                 return record
         if not self.store.work(record.id):
-            self._set_work(record, self.engine(record))
+            await self.store.off(self._set_work, record, self.engine(record))
         return record
 
     async def resume_all(self) -> int:
@@ -569,7 +571,7 @@ class Tavolo:
         that ended as the bot stopped shows its end, and loses its bells and its hands'
         buttons."""
         for match_id in self.store.ended_unsettled():
-            self.shows.match_end(self.store.get_match(match_id))
+            self.endings.match_end(self.store.get_match(match_id))
         count = 0
         for record in self.store.unfinished_matches():
             if record.status == "lobby":
@@ -577,7 +579,7 @@ class Tavolo:
             else:
                 try:  # another instance may be playing it: read it again under its lock
                     async with self.matches.lock(record.id):
-                        record = self._with_deadline(self.store.get_match(record.id))
+                        record = await self._with_deadline(self.store.get_match(record.id))
                 except MatchHeld:
                     continue
                 try:

@@ -1,4 +1,5 @@
-"""What the players see: the table, the hands, the turn bells, the summaries (via the outbox).
+"""What the players see: the table, the hands, the turn bells (via the outbox; the end of a
+hand and of the match: :mod:`bot.endings`).
 
 Nothing here waits for Telegram: live messages are rendered from the store when their chat's
 budget lets them out (:mod:`bot.delivery`), so a burst of moves becomes one edit, and every id
@@ -13,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from datetime import datetime
 
 from bot.bells import Bells
@@ -29,7 +30,7 @@ from bot.render.length import clip
 from bot.work import Delivery
 from engine import fairness
 from engine.games import GameMatch
-from storage import FINISHED, MatchRecord
+from storage import MatchRecord
 
 log = logging.getLogger(__name__)
 
@@ -72,17 +73,16 @@ class Shows:
         forum topic."""
         self._posting: dict[tuple[int, int], int | None] = {}
         self._blocked: set[tuple[int, int]] = set()
-        self._summing: set[int] = set()
+        # What the end of a hand (bot.endings) asks of the table and the hands:
+        self.summing: set[int] = set()
         """Matches whose hand summary is on its way: their next table goes below it."""
-        self._unplaced: set[int] = set()
+        self.unplaced: set[int] = set()
         """Matches whose latest summary went out at a place not stored (the bot stopped first):
         the table posted anew at a resume stands in for it."""
-        self._recapped: dict[tuple[int, int], int] = {}
+        self.recapped: dict[tuple[int, int], int] = {}
         """Seats whose old hand message (the value) turned into the recap of the hand just
         ended: their next hand is a new message below it, while that message is still the
         stored hand (another instance may have moved on meanwhile)."""
-        self._recaps_out: set[tuple[int, int]] = set()
-        """Seats whose recap is on its way (not yet stored as shown)."""
         self.bells = Bells(matches, people, outbox, clock, self._claim, self.report_blocked)
 
     def _claim(self, kind: str, match_id: int, seat: int = 0) -> Claim | None:
@@ -107,7 +107,7 @@ class Shows:
         as stored now (what the table shows is read when it goes out).
         """
         match_id = record.id
-        if match_id in self._summing or record.tournament_id is not None:
+        if match_id in self.summing or record.tournament_id is not None:
             return  # a tournament's table: each player's hand shows the table
         chat_id = record.table_chat_id or record.chat_id
         posted = record.table_message_id
@@ -195,8 +195,8 @@ class Shows:
         if record.table_chat_id not in (None, chat_id):
             return None  # the group became a supergroup meanwhile: its new id stays
         if (record.table_chat_id, record.table_message_id) != (chat_id, message_id):
-            below = match_id in self._unplaced  # below the summary: the table keeps its place
-            self._unplaced.discard(match_id)
+            below = match_id in self.unplaced  # below the summary: the table keeps its place
+            self.unplaced.discard(match_id)
             write = functools.partial(
                 self._table_posted, match_id, chat_id, message_id, shown, below
             )
@@ -242,16 +242,16 @@ class Shows:
         the taps that follow it; ``watch``: another player's move, shown after the player's
         own messages and a little later, so that the moves of a turn show in one edit).
 
-        After the recap of a hand (:meth:`recap`) the next hand is a new message below it;
-        in a private match it waits for the table, and goes below it. ``record``: the match as
-        stored now (what the hand shows is read when it goes out)."""
+        After the recap of a hand (:meth:`bot.endings.Endings.recap`) the next hand is a new
+        message below it; in a private match it waits for the table, and goes below it.
+        ``record``: the match as stored now (what the hand shows is read when it goes out)."""
         match_id = record.id
         user = record.seats[seat].user_id
         if user is None:
             return
-        if match_id in self._summing and user == record.table_chat_id:
+        if match_id in self.summing and user == record.table_chat_id:
             return  # the table is posted first, then the hand below it (_hands_below)
-        recapped = self._recapped.pop((match_id, seat), None)
+        recapped = self.recapped.pop((match_id, seat), None)
         if recapped is not None and recapped == record.seats[seat].hand_message_id:
             fresh, retire = True, False
         moved = t(self.people.user_lang(user), "hand.moved") if retire else None
@@ -269,96 +269,6 @@ class Shows:
             retired_text=moved,
             claim=self._claim("hand", match_id, seat),
         )
-
-    def recap(
-        self, record: MatchRecord, match: GameMatch, seats: Collection[int] | None = None
-    ) -> None:
-        """The end of a hand where each person looks: their hand message turns into the hand's
-        recap (who closed and how, their own points, the totals), without buttons, and the new
-        hand is posted below it (:meth:`hand`). On a phone the chat then reads as the game
-        went: the hand that ended and how, then the new cards, which ring as a new message;
-        and no keyboard of a hand that is over is left to press. ``seats``: only those (a
-        resume shows the recaps that were not shown). In a private match the recap is the
-        hand's whole summary (no other message repeats it), and the table goes below it."""
-        ui = ui_for(record.game)
-        names = self.matches.names(record)
-        closed = ui.closed_hand(match)
-        for seat in record.seats:
-            old, user = seat.hand_message_id, seat.user_id
-            if user is None or old is None or (seats is not None and seat.seat not in seats):
-                continue
-            lang = self.people.user_lang(user)
-            if alone(record):
-                recap = ui.hand_result(match, names, lang)
-            else:
-                recap = ui.hand_recap(match, seat.seat, names, lang)
-            text = self.hand_title(record, lang) + "\n" + recap
-            if closed is not None and match.hand_number > closed:
-                text += "\n" + t(lang, "hand.recap_next", hand=match.hand_number)
-            done = functools.partial(
-                self._recap_shown, record.id, seat.seat, closed or 0, old, alone(record)
-            )
-            self.outbox.put(
-                user,
-                ("recap", record.id, seat.seat, old),
-                functools.partial(self._recap_render, record.id, seat.seat, old, clip(text)),
-                done,
-                Priority.HAND,
-                sending=functools.partial(
-                    self.store.set_hand_digest, record.id, seat.seat, pending=True
-                ),
-            )
-            self._recapped[(record.id, seat.seat)] = old
-            self._recaps_out.add((record.id, seat.seat))
-
-    def _recap_render(self, match_id: int, seat: int, old: int, text: str) -> Render:
-        """The recap, edited into the hand message ``old`` with what the store knows of it:
-        an edit the bot sent as it stopped (its fate unknown) has it posted anew instead."""
-        stored = self.store.get_match(match_id).seats[seat]
-        if stored.hand_message_id != old:
-            return Render(old, None, text)
-        return Render(old, stored.hand_digest, text, None, stored.hand_pending)
-
-    def _recap_shown(
-        self, match_id: int, seat: int, hand: int, recapped: int, summary: bool, *_: object
-    ) -> None:
-        """The recap is out (or could not be): a resume does not show it again, and the seat
-        has no hand message until the next hand is posted below it (a bot stopped before it
-        posts it, or another instance, posts it then: it would edit the recap). A recap that
-        is the hand's ``summary`` (a private match) has the table go below it."""
-        self.store.set_recap_hand(match_id, seat, hand)
-        self.store.replace_hand_message(match_id, seat, recapped, None)
-        self._recaps_out.discard((match_id, seat))
-        if summary:
-            self._summary_shown(match_id, recapped)
-
-    def hand_end(self, record: MatchRecord) -> None:
-        """At a resume (or once the store is back): the end of the latest hand, if the bot
-        stopped before showing it (its summary in the group, then the table below it; each
-        recap, then the new hand below it), exactly as it would have been shown; what was
-        shown (or is on its way) is not shown again. A bot stopped before storing where the
-        summary went posts the table again, so that it is below it."""
-        if record.status != "playing" or record.state_json is None:
-            return
-        match = self.matches.engine(record)
-        closed = ui_for(record.game).closed_hand(match)
-        if closed is None or match.is_over:
-            return
-        shown = record.shown_hand
-        if shown is not None and shown < closed and record.id not in self._summing:
-            self.summaries(record, match, closed=True)
-        elif shown == closed and record.summary_message_id is None:
-            self._unplaced.add(record.id)
-            self.table(record, fresh=True, follow=False)
-        seats = [
-            s.seat
-            for s in record.seats
-            if s.recap_hand is not None
-            and s.recap_hand < closed
-            and (record.id, s.seat) not in self._recaps_out
-        ]
-        if seats:
-            self.recap(record, match, seats)  # the whole record: names go by seat
 
     def hand_title(self, record: MatchRecord, lang: str) -> str:
         """A hand message's first line: the game and where it is played."""
@@ -398,9 +308,9 @@ class Shows:
             else:
                 lines.append(ui.hand_recap(match, seat, names, lang))
         if not alone(record):
-            lines.append(ending.result_text(match, self.matches.names(record), lang))
+            lines.append(ending.result_text(match, names, lang))
             return clip("\n".join(lines)), None
-        text, markup = self.final_ranking(record, match, lang)
+        text, markup = ending.final_ranking(record, match, names, lang)
         return clip("\n".join([*lines, text])), markup
 
     def _hand_render(self, match_id: int, seat: int, user: int) -> Render | None:
@@ -474,122 +384,6 @@ class Shows:
     def ring(self, record: MatchRecord) -> None:
         """Bring every player's turn bell in line with the stored match (:class:`Bells`)."""
         self.bells.ring(record)
-
-    # --- summaries -------------------------------------------------------------------------
-
-    def summaries(self, record: MatchRecord, match: GameMatch, closed: bool) -> None:
-        """The end of a hand (``closed``: this move ended one) and of the match, rendered now,
-        from this very state, each posted once at most (the store says who posts it). The next
-        hand's table goes below the hand's summary; a stop or an abandonment posts no hand's
-        summary (the last one was posted when it ended)."""
-        if closed:
-            self._hand_ended(record, match)
-        if match.is_over:
-            self._match_ending(record, match)
-
-    def _hand_ended(self, record: MatchRecord, match: GameMatch) -> None:
-        if self._summed_in_recap(record):
-            self._hand_end_in_recap(record, match)
-        else:
-            self._hand_summary(record, match)
-
-    def _summed_in_recap(self, record: MatchRecord) -> bool:
-        """Whether the end of a hand is shown in the recaps alone (a tournament's table, or a
-        private match whose hand message is there to turn into it)."""
-        if record.tournament_id is not None:
-            return True
-        return alone(record) and any(
-            s.user_id is not None and s.hand_message_id is not None for s in record.seats
-        )
-
-    def _hand_end_in_recap(self, record: MatchRecord, match: GameMatch) -> None:
-        """A private match: the recap (or the hand at the end) says how the hand ended; the
-        table waits to go below it."""
-        hand = ui_for(record.game).closed_hand(match) or 0
-        shown = self.store.show_hand_end(record.id, hand)
-        if shown and not match.is_over and record.tournament_id is None:
-            self._summing.add(record.id)
-
-    def _hand_summary(self, record: MatchRecord, match: GameMatch) -> None:
-        lang = self.people.group_lang(record.chat_id)
-        summary = ui_for(record.game).hand_result(match, self.matches.names(record), lang)
-        if not summary:
-            return
-        summary = table_render.labelled(lang, record, summary)
-        if not match.is_over:
-            self._summing.add(record.id)
-        hand = ui_for(record.game).closed_hand(match) or 0
-        self.outbox.send(
-            record.chat_id,
-            summary,
-            priority=Priority.NOTICE,
-            done=functools.partial(self._summary_shown, record.id),
-            sending=functools.partial(self.store.show_hand_end, record.id, hand),
-            thread=record.thread_id,
-        )
-
-    def _match_ending(self, record: MatchRecord, match: GameMatch) -> None:
-        if record.tournament_id is not None:  # each hand shows the end; the board, the rest
-            self.store.show_match_end(record.id)
-            return
-        if alone(record):  # the person's hand shows the end, with the rematch: the last word
-            self.store.show_match_end(record.id)
-            for seat in record.seats:
-                user, posted = seat.user_id, seat.hand_message_id
-                if user and posted and self.outbox.newest.get((user, None), 0) > posted:
-                    self.hand(record, seat.seat, fresh=True, retire=True)  # a reply below
-            return
-        text, markup = self.final_ranking(record, match)
-        sending = functools.partial(self.store.show_match_end, record.id)
-        place = functools.partial(self.store.set_summary_message, record.id)  # a reply names it
-        self.outbox.send(
-            record.chat_id, text, markup, Priority.NOTICE, sending=sending, thread=record.thread_id,
-            done=lambda sent: None if sent is None else functools.partial(place, sent),
-        )  # fmt: skip
-
-    def _summary_shown(self, match_id: int, message_id: int | None) -> None:
-        """The hand's summary is out (or could not be, or was already): the table of the next
-        hand goes below it."""
-        if message_id is not None:
-            self.store.set_summary_message(match_id, message_id)
-        if match_id in self._summing:
-            self._summing.discard(match_id)
-            self.table(self.store.get_match(match_id), follow=False)
-
-    def match_end(self, record: MatchRecord) -> None:
-        """At a resume, a match that ended as the bot stopped: its end in the group if it was
-        not shown (the last hand's summary, then the ranking), the final table, and every hand
-        and bell brought in line (no bell rings, no hand keeps its buttons)."""
-        if not record.end_shown and record.state_json is not None:
-            match = self.matches.engine(record)
-            closed, shown = ui_for(record.game).closed_hand(match), record.shown_hand
-            unshown = closed is not None and shown is not None and shown < closed
-            if unshown and record.status == FINISHED:  # a stop shows no hand's end
-                self._hand_ended(record, match)
-            self._match_ending(record, match)
-            record = self.store.get_match(record.id)  # as the end left it
-            self.table(record)
-        for seat in record.seats:
-            if seat.hand_message_id is not None:  # a hand is edited, never posted anew
-                self.hand(record, seat.seat)
-        self.ring(record)
-
-    def final_ranking(
-        self, record: MatchRecord, match: GameMatch, lang: str | None = None
-    ) -> Rendered:
-        """The ranking at the end of the match (in the group's language, or ``lang``)."""
-        lang = lang or self.people.group_lang(record.chat_id)
-        return ending.final_ranking(record, match, self.matches.names(record), lang)
-
-    def everything(self, record: MatchRecord) -> None:
-        """The table, every hand and the bells (after a start or a resume), after the end of
-        the last hand if it was not shown yet."""
-        self.hand_end(record)
-        record = self.store.get_match(record.id)  # as the end of the hand left it
-        self.table(record)
-        for seat in range(len(record.seats)):
-            self.hand(record, seat)
-        self.ring(record)
 
 
 def above_summary(record: MatchRecord, table_message_id: int) -> bool:

@@ -184,13 +184,13 @@ def die_after_storing(service: Tavolo, shown: str) -> None:
         closed: bool = False,
     ) -> None:  # Moves._show's signature
         if shown != "nothing":
-            service.shows.summaries(record, match, closed)
+            service.endings.summaries(record, match, closed)
 
     service.moves._show = show  # type: ignore[method-assign]
     if shown == "summary only":
         service.shows.table = lambda *_, **__: None  # type: ignore[method-assign]
     elif shown == "summary unstored":
-        service.shows._summary_shown = lambda *_: None  # type: ignore[method-assign]
+        service.endings._summary_shown = lambda *_: None  # type: ignore[method-assign]
 
 
 @pytest.mark.parametrize("shown", ["nothing", "summary", "summary only", "summary unstored"])
@@ -255,8 +255,8 @@ async def test_a_restart_after_some_recaps_shows_the_others(
             quiet: bool,
             closed: bool = False,
         ) -> None:  # Moves._show's signature
-            service.shows.summaries(record, match, closed)
-            service.shows.recap(record, match, [0])  # Anna's recap only
+            service.endings.summaries(record, match, closed)
+            service.endings.recap(record, match, [0])  # Anna's recap only
 
         service.moves._show = show  # type: ignore[method-assign]
         await close_the_hand(server, service, match_id)
@@ -291,7 +291,7 @@ async def test_a_recap_telegram_took_as_the_bot_stopped_is_not_edited_again(
         await settle(server, service)
         hand = hand_of(server, service, match_id, ANNA)
         discard = button_data(hand, "🗑 Scarta 5♦")  # Anna reads Italian
-        service.shows._recap_shown = lambda *_: None  # type: ignore[method-assign]
+        service.endings._recap_shown = lambda *_: None  # type: ignore[method-assign]
         service.shows.hand = lambda *_, **__: None  # type: ignore[method-assign]
         await anna.press(ANNA, hand.message_id, discard).answered()
         await settle(server, service)
