@@ -9,7 +9,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from telegram import Bot, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
 from telegram.constants import ParseMode
@@ -136,7 +136,7 @@ class Courier:
         Telegram may have posted it)."""
         if not held:
             await self._budget(queue, entry)
-        wait = self._shared_wait(queue.chat_id)
+        wait = await self._shared_wait(queue.chat_id)
         if wait > 0:  # other instances used the chat's budget: wait as for a 429, unsent
             self.gate.leave(counted=False)
             raise Later(wait, counts=False)
@@ -183,16 +183,20 @@ class Courier:
             self.close_chat(queue.chat_id)
             queue.closing = True
 
-    def _shared_wait(self, chat_id: int) -> float:
+    async def _shared_wait(self, chat_id: int) -> float:
         """Seconds until the chat's budget shared with the other instances lets a message out
-        (0: its place is taken now). A failure to ask lets it out: Telegram's 429 is the net."""
-        if self.shared is None:
+        (0: its place is taken now), asked off the event loop. A failure to ask lets it out:
+        Telegram's 429 is the net."""
+        shared = self.shared
+        if shared is None:
             return 0.0
         group = chat_id < 0
         rate = self.pace.group_rate if group else self.pace.private_rate
         burst = self.pace.group_burst if group else self.pace.private_burst
-        try:  # a little under the chat's own pace: the instances' messages arrive with jitter
-            return self.shared(chat_id, SHARED_MARGIN / rate, max(1, burst - 1))
+        # A little under the chat's own pace: the instances' messages arrive with jitter.
+        interval, at_once = SHARED_MARGIN / rate, max(1, burst - 1)
+        try:
+            return cast(float, await self.off(lambda: shared(chat_id, interval, at_once)))
         except Exception:
             log.exception("the shared budget of chat %s could not be read", chat_id)
             return 0.0
@@ -212,7 +216,7 @@ class Courier:
         if isinstance(work, Send):
             await self._send(queue, entry, work)
             return
-        if work.claim is not None and not self._ask(queue, work.claim.take):
+        if work.claim is not None and not await self._note(queue, work.claim.take):
             self.gate.leave(counted=False)
             raise Later(HELD, counts=False, pause=False)  # another instance delivers it now
         try:
@@ -235,11 +239,11 @@ class Courier:
                 raise Later(STORE_WAIT, counts=False) from error
             raise
 
-    async def _note(self, queue: ChatQueue, note: Stored) -> None:
-        """Store a note made before a request (the edit about to be sent), off the event
-        loop, as :meth:`_ask` asks."""
+    async def _note(self, queue: ChatQueue, note: Stored) -> object:
+        """Store a note made before a request (the edit about to be sent, a message about to
+        be sent once at most), off the event loop, as :meth:`_ask` asks; what it returned."""
         try:
-            await self.off(note)
+            return await self.off(note)
         except Exception as error:
             if self._store_away(queue, error):
                 raise Later(STORE_WAIT, counts=False) from error
@@ -327,7 +331,7 @@ class Courier:
             await self._call(queue, entry, lambda: self._edit(chat_id, render), held=True)
         except Later as later:
             if not later.sent and work.sending is not None:
-                self._refused(queue, work.sending, render.shown)
+                await self._refused(queue, work.sending, render.shown)
             raise
         except Forbidden:
             await self._tell(queue, lambda: work.done(None, None))
@@ -343,13 +347,14 @@ class Courier:
         await self._shown(queue, entry, message_id, content)
         return True
 
-    def _refused(
+    async def _refused(
         self, queue: ChatQueue, sending: Callable[[str | None], None], shown: str | None
     ) -> None:
         """Telegram refused an edit (429): the message shows what it showed, and the store says
-        so (else the edit's fate would look unknown, and the message be posted anew)."""
+        so, off the event loop (else the edit's fate would look unknown, and the message be
+        posted anew)."""
         try:
-            sending(shown)
+            await self.off(lambda: sending(shown))
         except self.unavailable:
             log.warning("delivery to %s: a refused edit looks unknown", queue.chat_id)
 
@@ -390,7 +395,7 @@ class Courier:
 
     async def _send(self, queue: ChatQueue, entry: Entry, work: Send) -> None:
         chat_id = queue.chat_id
-        if work.sending is not None and not self._ask(queue, work.sending):
+        if work.sending is not None and not await self._note(queue, work.sending):
             self.gate.leave(counted=False)
             log.info("a message to %s was sent already: not sent again", chat_id)
             if work.done is not None:
