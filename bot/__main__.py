@@ -5,7 +5,9 @@ Environment: ``TELEGRAM_BOT_TOKEN`` (required), ``TELEGRAM_API_BASE_URL`` (optio
 ``sqlite:///tavolo.db``), ``WEBHOOK_URL`` (optional; long polling otherwise), ``PORT`` (webhook
 listening port, default 8443), ``WEBHOOK_LISTEN`` (default ``0.0.0.0``), ``WEBHOOK_SECRET``
 (default: generated once and kept in the database): see :mod:`bot.serving`; ``BOT_INSTANCES``
-(default 1): how many instances share the bot's Telegram budget.
+(default 1): how many instances share the bot's Telegram budget; ``WEBAPP_URL`` (optional: the
+Mini App's public HTTPS address), ``WEBAPP_PORT`` and ``WEBAPP_LISTEN``: see
+:mod:`bot.webapp.server`.
 
 Exit status: 0 when stopped, 1 when the database cannot be used (the line says why), 2 when the
 configuration is wrong (likewise; a token Telegram refuses too). While Telegram cannot be reached
@@ -32,11 +34,13 @@ def main() -> int:
         )
         return 2
     from bot.serving import ServingError, instances_from_env, serve, webhook_from_env, with_secret
+    from bot.webapp.server import WebAppError, webapp_from_env
 
     try:
         webhook = webhook_from_env(os.environ)
         instances = instances_from_env(os.environ)
-    except ServingError as error:
+        webapp = webapp_from_env(os.environ)
+    except (ServingError, WebAppError) as error:
         print(f"tavolo: {error}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
@@ -56,6 +60,7 @@ def main() -> int:
         store,
         os.environ.get("TELEGRAM_API_BASE_URL") or None,
         pace=Pace().shared(instances),
+        webapp=webapp,
     )
     try:
         serve(application, webhook)

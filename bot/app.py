@@ -30,6 +30,7 @@ from bot.handlers import buttons, commands, errors, events
 from bot.service import Tavolo
 from bot.timers import JobQueueScheduler, Scheduler, utc_now
 from bot.updates import PerChatUpdates
+from bot.webapp.server import WebApp
 from bot.work import POLL
 from storage import Store
 
@@ -49,6 +50,7 @@ def build_application(
     clock: Callable[[], datetime] | None = None,
     pace: Pace | None = None,
     due_poll: float | None = POLL,
+    webapp: WebApp | None = None,
 ) -> Application:  # type: ignore[type-arg]
     """The bot's Application over ``store``; ``base_url`` points at another Bot API server;
     ``table_delay`` (seconds) is how long a table edit waits to gather moves, ``computer_pause``
@@ -56,7 +58,8 @@ def build_application(
     ``clock`` run the turn timers (default: the JobQueue and the system clock); ``pace`` is the
     Telegram limits the bot keeps (:class:`bot.delivery.Pace`; tests run it faster);
     ``due_poll`` how often (seconds) the bot looks for due work that no instance holds, such as
-    a dead instance's timers (None: never; tests that move the clock themselves).
+    a dead instance's timers (None: never; tests that move the clock themselves); ``webapp``
+    the Mini App, when there is one (:mod:`bot.webapp.server`).
 
     There is no rate limiter on the Bot: every message goes through the service's outbox, which
     keeps the limits per chat, and answers to presses go straight out."""
@@ -73,6 +76,9 @@ def build_application(
     if computer_pause is not None:
         service.computers.pause = computer_pause
     application.bot_data["tavolo"] = service
+    if webapp is not None:
+        service.shows.page_link = webapp.link
+        application.bot_data["webapp"] = webapp
     application.bot_data["due_poll"] = due_poll
     register(application)
     return application

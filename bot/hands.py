@@ -14,9 +14,9 @@ from bot.matches import Matches, save_ui, ui_of
 from bot.moves import Moves
 from bot.shows import Shows
 
-ANY_CONTEXT = (Op.TOGGLE, Op.SORT_SUIT, Op.SORT_RANK)
-"""Hand presses accepted from a keyboard of any context: a card toggle names its card (and is
-checked against the cards shown now), sorting is idempotent."""
+ANY_CONTEXT = (Op.TOGGLE, Op.SORT_SUIT, Op.SORT_RANK, Op.ORDER)
+"""Hand presses accepted from a keyboard of any context: a card toggle names its card, an order
+all the cards (each checked against the cards shown now), sorting is idempotent."""
 
 
 class Hands:
@@ -28,9 +28,12 @@ class Hands:
         self.shows = shows
         self.moves = moves
 
-    async def press(self, data: callbacks.Callback, user_id: int, lang: str) -> Answer:
+    async def press(
+        self, data: callbacks.Callback, user_id: int, lang: str, page: bool = False
+    ) -> Answer:
         """A hand button: check who and when (the match read once, under its lock), then the
-        game's UI handles it. ``lang``: the presser's language."""
+        game's UI handles it. ``lang``: the presser's language; ``page``: a tap in the Mini App
+        (:mod:`bot.pages`), where a change of the hand's look is shown, not in the chat."""
         async with self.matches.lock(data.match_id):
             record = self.matches.record_or_none(data.match_id)
             if record is None or record.status != "playing":
@@ -54,7 +57,8 @@ class Hands:
             async def set_ui(new: HandUI) -> None:
                 saved = replace(new, version=ui.version)
                 await self.store.off(save_ui, self.store, record.id, seat, saved)
-                self.shows.hand(record, seat, tap=True)
+                if not page:
+                    self.shows.hand(record, seat, tap=True)
 
             async def move(action: str, ui_after: HandUI) -> Answer:
                 after = replace(ui_after, version=ui.version)

@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 
+from bot.answer import Answer
 from bot.hand.state import HandUI, decode_step, encode_step
+from bot.i18n import t
 from bot.render.table import table_names
 from engine.games import GameMatch, GameSpec, game
-from storage import MatchNotFound, MatchRecord, SeatRecord, SeatUI, Store
+from storage import (
+    ChatBusy,
+    Conflict,
+    MatchNotFound,
+    MatchRecord,
+    SeatError,
+    SeatRecord,
+    SeatUI,
+    StaleVersion,
+    Store,
+    WrongStatus,
+)
 
 LOCK_POLL = 0.01
 """Seconds between tries for a match another instance holds (it holds it for one press)."""
@@ -19,6 +32,18 @@ LOCK_WAIT = 5.0
 
 class MatchHeld(Exception):
     """Another instance has held the match for :data:`LOCK_WAIT` seconds: nothing was done."""
+
+
+async def answered(work: Awaitable[Answer], lang: str) -> Answer:
+    """The answer to a press (``work``); a press that lost a race (another instance, or a
+    second press, changed the match first) did nothing and is answered as stale; one on a match
+    another instance holds, as busy."""
+    try:
+        return await work
+    except (StaleVersion, WrongStatus, SeatError, Conflict, MatchNotFound, ChatBusy):
+        return Answer(t(lang, "ans.stale"))
+    except MatchHeld:
+        return Answer(t(lang, "ans.busy"))
 
 
 class Matches:

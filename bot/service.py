@@ -33,9 +33,10 @@ from bot.hands import Hands
 from bot.i18n import Html, html_lines, isolated, t
 from bot.languages import Languages
 from bot.lobby import Lobby
-from bot.matches import Matches, MatchHeld
+from bot.matches import Matches, MatchHeld, answered
 from bot.moves import Moves
 from bot.options_ui import rules_lines
+from bot.pages import Pages
 from bot.people import People
 from bot.questions import Questions
 from bot.rankings import leaderboard_text, levels_text, stats_text
@@ -54,13 +55,9 @@ from storage import (
     ChatBusy,
     Conflict,
     DatabaseUnavailable,
-    MatchNotFound,
     MatchRecord,
     SeatedElsewhere,
-    SeatError,
-    StaleVersion,
     Store,
-    WrongStatus,
 )
 
 log = logging.getLogger(__name__)
@@ -129,6 +126,7 @@ class Tavolo:
         followers = (self.timers.follow, self.computers.follow, self.tournaments.rounds.follow)
         self.moves.followers += followers
         self.hands = Hands(self.matches, self.shows, self.moves)
+        self.pages = Pages(self.matches, self.people, self.shows, self._page_press, clock)
         self.questions = Questions(self.matches, self.people, self.outbox, self.moves)
         self.languages = Languages(store, self.people, self.outbox)
         self.guide = Guide(self.people, self.reply)
@@ -174,15 +172,12 @@ class Tavolo:
     # --- presses -------------------------------------------------------------------------------
 
     async def press(self, pressed: Pressed) -> Answer:
-        """A button, to the part of the bot its kind belongs to. A press that lost a race
-        (another instance, or a second press, changed the match first) did nothing and is
-        answered as stale; one on a match another instance holds, as busy."""
-        try:
-            return await self._dispatch(pressed)
-        except (StaleVersion, WrongStatus, SeatError, Conflict, MatchNotFound, ChatBusy):
-            return Answer(t(pressed.lang, "ans.stale"))
-        except MatchHeld:
-            return Answer(t(pressed.lang, "ans.busy"))
+        """A button, to the part of the bot its kind belongs to (:func:`answered`)."""
+        return await answered(self._dispatch(pressed), pressed.lang)
+
+    async def _page_press(self, data: callbacks.Callback, user_id: int, lang: str) -> Answer:
+        """A tap in the Mini App, as a press on the seat's hand (:mod:`bot.pages`)."""
+        return await answered(self.hands.press(data, user_id, lang, page=True), lang)
 
     async def _dispatch(self, pressed: Pressed) -> Answer:
         data, user_id, chat_id = pressed.data, pressed.user_id, pressed.chat_id

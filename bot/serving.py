@@ -38,6 +38,8 @@ from telegram.ext import ExtBot
 from tornado.httpserver import HTTPServer
 
 from bot.delivery.work import retry_seconds
+from bot.webapp.server import WebApp, listen
+from bot.webapp.server import routes as webapp_routes
 from storage import Store
 
 log = logging.getLogger(__name__)
@@ -167,7 +169,12 @@ def serve(application: Any, webhook: Webhook | None) -> None:
         loop.close()
         raise
     if webhook is None:
-        application.run_polling(allowed_updates=UPDATES)  # it closes the loop
+        own = _webapp_server(application)  # a polling bot serves its Mini App on its own port
+        try:
+            application.run_polling(allowed_updates=UPDATES)  # it closes the loop
+        finally:
+            if own is not None:
+                own.stop()
         return
     try:
         loop.run_until_complete(serve_webhook(application, webhook))
@@ -217,11 +224,33 @@ def _on_stop_signals() -> asyncio.Event:
 
 
 def webhook_app(application: Any, webhook: Webhook) -> tornado.web.Application:
-    """The webhook server's one route: ``POST /<path>`` puts the update in the application's
-    queue (:class:`UpdateHandler`)."""
+    """The webhook server's route: ``POST /<path>`` puts the update in the application's
+    queue (:class:`UpdateHandler`); with a Mini App, its routes too (:mod:`bot.webapp.server`),
+    which must not share the webhook's path."""
     route = rf"/{re.escape(webhook.path)}/?" if webhook.path else r"/"
     options = {"bot_app": application, "secret": webhook.secret}
-    return tornado.web.Application([(route, UpdateHandler, options)], log_function=_quiet)
+    rules: list[Any] = [(route, UpdateHandler, options)]
+    webapp = application.bot_data.get("webapp")
+    if isinstance(webapp, WebApp):
+        if webapp.path.strip("/") == webhook.path.strip("/"):
+            raise ServingError("WEBAPP_URL and WEBHOOK_URL need different paths")
+        rules = [
+            *webapp_routes(
+                application.bot_data["tavolo"].pages, application.bot.token, webapp.path
+            ),
+            *rules,
+        ]
+    return tornado.web.Application(rules, log_function=_quiet)
+
+
+def _webapp_server(application: Any) -> HTTPServer | None:
+    """A polling bot's Mini App on its own port (None: no Mini App)."""
+    webapp = application.bot_data.get("webapp")
+    if not isinstance(webapp, WebApp):
+        return None
+    server = listen(application.bot_data["tavolo"].pages, application.bot.token, webapp)
+    log.info("the Mini App listens on %s:%d", webapp.listen, webapp.port)
+    return server
 
 
 def _quiet(handler: tornado.web.RequestHandler) -> None:

@@ -17,6 +17,8 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+
 from bot.bells import Bells
 from bot.delivery import Claim, Outbox, Priority, Render, Stored, Then
 from bot.games import ui_for
@@ -83,6 +85,10 @@ class Shows:
         """Seats whose old hand message (the value) turned into the recap of the hand just
         ended: their next hand is a new message below it, while that message is still the
         stored hand (another instance may have moved on meanwhile)."""
+        self.page_link: Callable[[int], str] | None = None
+        """The Mini App's page of a match (None: no Mini App): the hand's 🃏 button opens it."""
+        self.watchers: list[Callable[[int], None]] = []
+        """Told of each match whose hands change (the Mini App's pages watching it)."""
         self.bells = Bells(matches, people, outbox, clock, self._claim, self.report_blocked)
 
     def _claim(self, kind: str, match_id: int, seat: int = 0) -> Claim | None:
@@ -246,6 +252,8 @@ class Shows:
         message below it; in a private match it waits for the table, and goes below it.
         ``record``: the match as stored now (what the hand shows is read when it goes out)."""
         match_id = record.id
+        for watcher in self.watchers:
+            watcher(match_id)
         user = record.seats[seat].user_id
         if user is None:
             return
@@ -284,16 +292,22 @@ class Shows:
         match = self.matches.engine(record)
         if match.is_over:
             return self._hand_at_end(record, match, seat)
-        return ui_for(record.game).hand(
+        lang = self.people.user_lang(seat_record.user_id or 0)
+        text, markup = ui_for(record.game).hand(
             record.id,
             seat,
             match,
             ui_of(seat_record),
             table_render.table_names(record),
             self.people.group_title(record.chat_id),
-            self.people.user_lang(seat_record.user_id or 0),
+            lang,
             table_render.time_left(record.deadline, self.clock()),
         )
+        if self.page_link is None or markup is None:
+            return text, markup
+        page = WebAppInfo(self.page_link(record.id))
+        button = InlineKeyboardButton(t(lang, "btn.webapp"), web_app=page)
+        return text, InlineKeyboardMarkup([*markup.inline_keyboard, [button]])
 
     def _hand_at_end(self, record: MatchRecord, match: GameMatch, seat: int) -> Rendered:
         """The hand message of a finished or stopped match; in a private match it stands for

@@ -12,6 +12,7 @@ from telegram import Bot
 from bot.app import build_application
 from bot.delivery import Pace
 from bot.service import Tavolo
+from bot.webapp.server import WebApp, listen
 from storage import Store
 from storage.database import is_sqlite
 from testkit.fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
@@ -28,6 +29,7 @@ async def running_bot(
     database: Path | str,
     scheduler: ManualScheduler | None = None,
     strict: bool = True,
+    webapp: WebApp | None = None,
 ) -> AsyncIterator[Tavolo]:
     """The bot's Application (post_init included) polling the fake server, on ``database``
     (a SQLite file, or a database URL).
@@ -35,7 +37,8 @@ async def running_bot(
     Turn timers run on a :class:`ManualScheduler` (its clock moves only when a test says so).
     The bot keeps Telegram's limits at :data:`SPEED`; at the end (``strict``), no request may
     have been refused as an identical edit or by the fake's flood limits, and no press may
-    have been answered too late.
+    have been answered too late. With a ``webapp``, the hands offer its page (served by
+    :func:`serving_page`).
     """
     alone = is_sqlite(_url(database))  # PostgreSQL: shared with another instance, or may be
     store = Store.open(_url(database), exclusive=alone, instance=not alone)
@@ -50,6 +53,7 @@ async def running_bot(
         clock=timers.now,
         pace=Pace().faster(SPEED),
         due_poll=None,
+        webapp=webapp,
     )
     try:
         async with server.run(application):
@@ -89,6 +93,20 @@ async def another_instance(
             await service.drain()
     finally:
         store.close()
+
+
+@contextlib.asynccontextmanager
+async def serving_page(service: Tavolo, token: str, webapp: WebApp) -> AsyncIterator[str]:
+    """The Mini App served for ``service`` on a free port of 127.0.0.1, as a polling bot serves
+    it: its address (``http://127.0.0.1:<port>/<path>``)."""
+    local = WebApp(webapp.url, "127.0.0.1")
+    server = listen(service.pages, token, local, port=0)
+    port = next(iter(server._sockets.values())).getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}{webapp.path}"
+    finally:
+        server.stop()
+        await server.close_all_connections()
 
 
 def _url(database: Path | str) -> str:

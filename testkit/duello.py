@@ -25,6 +25,7 @@ from telegram import InlineKeyboardMarkup
 from bot import games as bot_games
 from bot.answer import Answer
 from bot.games.base import HandPress
+from bot.games.page import Page
 from bot.hand.keys import HandKeys
 from bot.hand.state import HandUI, Op, cleared
 from bot.i18n import CATALOGS
@@ -288,6 +289,10 @@ class UI:
         if press.op != Op.PLAY:
             return Answer("?")
         return await press.move(f"play {press.arg}", cleared(press.ui, keep_staged=False))
+
+    def page(self, match: GameMatch, seat: int, ui: HandUI, names: list[str], lang: str) -> Page:
+        """No drawing of its own: the Mini App shows the hand's text and buttons."""
+        return {}
 
     def touched_hands(self, match: GameMatch, mover: int) -> list[int]:
         """Only the mover's hand shows the move at once."""

@@ -48,8 +48,9 @@ def test_dependencies_go_one_way() -> None:
 
 
 def test_handlers_only_translate() -> None:
-    """A handler translates an update and calls the service: it never imports the store."""
-    assert importing(("bot/handlers",), ("storage",)) == []
+    """A handler translates an update (a web request of the Mini App, too) and calls the
+    service: it never imports the store."""
+    assert importing(("bot/handlers", "bot/webapp"), ("storage",)) == []
 
 
 def test_the_product_never_imports_the_test_kit() -> None:

@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any, Protocol
 
 from bot.answer import Answer
+from bot.games.page import Page
 from bot.hand.state import HandUI, Op
 from bot.render import Rendered
 from engine.games import GameMatch
@@ -55,6 +56,12 @@ class GameUI(Protocol):
     ) -> Rendered:
         """The seat's private hand message: text and keyboard (``left``: the time left of the
         turn, shown to the player whose turn it is)."""
+
+    def page(self, match: GameMatch, seat: int, ui: HandUI, names: list[str], lang: str) -> Page:
+        """The seat's table as the Mini App draws it (:mod:`bot.games.page`): the cards and
+        what a tap on each does, with ``covers``, the hand operations those taps stand for (the
+        page shows the hand's other buttons as they are; a game with no drawing of its own
+        returns ``{}``, and the page shows the hand's text and every button)."""
 
     def turn_facts(self, match: GameMatch, seat: int, lang: str) -> str:
         """What the turn bell shows of the table (the discard pile, the cards on the table)."""

@@ -12,6 +12,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.answer import Answer
 from bot.callbacks import button_index
 from bot.games.base import HandPress
+from bot.games.page import Page, card, tap
 from bot.hand.keys import HandKeys, count_lines, header_line, rows, score_lines, since_lines
 from bot.hand.state import Capture, HandUI, Op, cleared
 from bot.i18n import t
@@ -289,6 +290,32 @@ async def press(p: HandPress) -> Answer:
     return Answer(t(lang, "ans.stale"))
 
 
+def page(view: scopone.View, ui: HandUI, lang: str) -> Page:
+    """The seat's table as the Mini App draws it, with the Italian deck's suits: the hand,
+    each card played by a tap; the cards on the table; once a card may capture in several
+    ways, the captures it may make, each chosen by a tap."""
+    my_turn = view.result is None and view.to_play == view.seat
+    page: Page = {
+        "hand": [
+            card(lang, str(c), True, tap(Op.PLAY, i) if my_turn else None)
+            for i, c in enumerate(view.hand)
+        ],
+        "table": [card(lang, str(c), True) for c in view.table],
+        "covers": [Op.PLAY.value, Op.CAPTURE.value],
+    }
+    if isinstance(ui.step, Capture) and my_turn:
+        options = [a for a in view.legal_actions if str(a.card) == ui.step.card]
+        page["choices"] = [
+            {
+                "card": card(lang, ui.step.card, True),
+                "takes": [card(lang, str(c), True) for c in option.take],
+                "tap": tap(Op.CAPTURE, i),
+            }
+            for i, option in enumerate(options)
+        ]
+    return page
+
+
 class ScoponeUI:
     """Scopone's :class:`~bot.games.base.GameUI`."""
 
@@ -313,6 +340,11 @@ class ScoponeUI:
         """The seat's private hand message (``left``: the time left of the turn)."""
         assert isinstance(match, scopone.Match)
         return hand_message(match_id, seat, match.view(seat), ui, names, group, lang, left)
+
+    def page(self, match: GameMatch, seat: int, ui: HandUI, names: list[str], lang: str) -> Page:
+        """The seat's table as the Mini App draws it (:func:`page`)."""
+        assert isinstance(match, scopone.Match)
+        return page(match.view(seat), ui, lang)
 
     def turn_facts(self, match: GameMatch, seat: int, lang: str) -> str:
         """The cards on the table, for the turn bell."""

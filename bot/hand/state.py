@@ -40,6 +40,8 @@ class Op(StrEnum):
     SWAP = "sw"
     PLAY = "p"
     CAPTURE = "c"
+    ORDER = "or"
+    """The hand in an order of the player's own, all of it at once (a drag in the Mini App)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +230,14 @@ def move_selected_first(ui: HandUI, shown: list[tuple[str, str]]) -> HandUI:
     chosen = [face for key, face in shown if key in ui.selected and key not in (TOP, FREED)]
     rest = [face for key, face in shown if key not in ui.selected and key not in (TOP, FREED)]
     return replace(ui, order=tuple(chosen + rest), sort="custom", selected=())
+
+
+def reordered(ui: HandUI, shown: list[tuple[str, str]], faces: Sequence[str]) -> HandUI | None:
+    """Custom order: the shown cards in the order ``faces`` gives (None: ``faces`` are not
+    the shown cards, each once); the selection goes, as after :func:`move_selected_first`."""
+    if sorted(faces) != sorted(face for _, face in shown):
+        return None
+    return replace(ui, order=tuple(faces), sort="custom", selected=())
 
 
 def meld_action(ui: HandUI, top: str | None) -> str:

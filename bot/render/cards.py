@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.i18n import t
 from engine.cards import parse_card
 
 STRETCH = 3
@@ -79,3 +80,17 @@ def short_meld(
 def _stretch(faces: list[str]) -> list[str]:
     """Consecutive cards of a run: all of them, or their ends when they are many."""
     return [f"{faces[0]}–{faces[-1]}"] if len(faces) >= STRETCH else faces
+
+
+def spoken(lang: str, text: str, italian: bool = False) -> str:
+    """A card as a screen reader says it: ``7H`` -> "sette di cuori"; ``italian``: the Italian
+    deck's suits and its knight (Scopone: "sette di denari", "cavallo di spade"); a joker,
+    declared or not ("jolly", "jolly (sette di cuori)")."""
+    if text.upper().startswith("JK="):
+        return t(lang, "card.joker_as", card=spoken(lang, text[3:], italian))
+    face = parse_card(text)
+    if face.is_joker:
+        return str(t(lang, "card.joker"))
+    deck = "it" if italian else "fr"
+    rank = t(lang, f"card.rank.{deck}.{face.rank}" if face.rank == 12 else f"card.rank.{face.rank}")
+    return str(t(lang, "card.spoken", rank=rank, suit=t(lang, f"card.suit.{deck}.{face.suit}")))

@@ -30,11 +30,12 @@ BUTTON_ACTIONS = (
 )
 
 
-def validate_reply_markup(markup: Any) -> JSON | None:
+def validate_reply_markup(markup: Any, private: bool = True) -> JSON | None:
     """Check a reply_markup like Telegram does; returns it (None for an empty inline keyboard).
 
     Inline keyboards: a list of rows, at most 100 buttons, at most 8 per row, non-empty button
-    text, exactly one action field per button, callback_data 1..64 UTF-8 bytes.
+    text, exactly one action field per button, callback_data 1..64 UTF-8 bytes; a web app's
+    button only in a ``private`` chat, and only with an HTTPS address.
     """
     if markup is None:
         return None
@@ -55,7 +56,7 @@ def validate_reply_markup(markup: Any) -> JSON | None:
             if len(row) > MAX_BUTTONS_PER_ROW:
                 raise bad_request(ERR_ROW_TOO_LONG)
             for button in row:
-                _validate_inline_button(button)
+                _validate_inline_button(button, private)
         return {**markup, "inline_keyboard": rows}
     if "keyboard" in markup:
         rows = markup["keyboard"]
@@ -74,7 +75,7 @@ def validate_reply_markup(markup: Any) -> JSON | None:
     raise bad_request("can't parse reply keyboard markup JSON object")
 
 
-def _validate_inline_button(button: Any) -> None:
+def _validate_inline_button(button: Any, private: bool) -> None:
     if not isinstance(button, dict):
         raise bad_request(
             "can't parse inline keyboard button: InlineKeyboardButton must be an Object"
@@ -97,3 +98,19 @@ def _validate_inline_button(button: Any) -> None:
             raise bad_request(ERR_BUTTON_DATA)
     if "url" in button and (not isinstance(button["url"], str) or not button["url"].strip()):
         raise bad_request("BUTTON_URL_INVALID")
+    if "web_app" in button:
+        _validate_web_app(button["web_app"], private)
+
+
+def _validate_web_app(web_app: Any, private: bool) -> None:
+    """A web app's button (Bot API: "only in private chats between a user and the bot"),
+    opening an HTTPS page."""
+    url = web_app.get("url") if isinstance(web_app, dict) else None
+    if not isinstance(url, str):
+        raise bad_request('can\'t parse inline keyboard button: field "url" must be of type String')
+    if not private:
+        raise bad_request("BUTTON_TYPE_INVALID")
+    if not url.startswith("https://"):
+        raise bad_request(
+            f"inline keyboard button Web App URL '{url}' is invalid: Only HTTPS links are allowed"
+        )

@@ -1076,7 +1076,7 @@ class FakeTelegramServer:
     def _send_message(self, params: JSON) -> JSON:
         chat = self._resolve_chat(params)
         text, entities, source = self._parse_text(params)
-        markup = validate_reply_markup(params.get("reply_markup"))
+        markup = validate_reply_markup(params.get("reply_markup"), chat.type == "private")
         reply_to, thread = self._replied(chat, params, self._thread(chat, params))
         msg = chat.add_message(
             thread_id=thread,
@@ -1117,7 +1117,9 @@ class FakeTelegramServer:
                 "file_unique_id": f"u{len(chat.messages) + 1}",
             },
             document_content=document["content"],
-            reply_markup=validate_reply_markup(params.get("reply_markup")),
+            reply_markup=validate_reply_markup(
+                params.get("reply_markup"), chat.type == "private"
+            ),
             reply_to=reply_to,
             thread_id=thread,
         )
@@ -1138,11 +1140,11 @@ class FakeTelegramServer:
         return chat, msg
 
     def _edit_message_text(self, params: JSON) -> JSON:
-        _, msg = self._editable_message(params)
+        chat, msg = self._editable_message(params)
         if msg.text is None:
             raise bad_request("there is no text in the message to edit")
         text, entities, source = self._parse_text(params)
-        markup = validate_reply_markup(params.get("reply_markup"))
+        markup = validate_reply_markup(params.get("reply_markup"), chat.type == "private")
         if markup is not None and "inline_keyboard" not in markup:
             raise bad_request("inline keyboard expected")
         if (text, entities, markup) == (msg.text, msg.entities, msg.reply_markup):
@@ -1155,8 +1157,8 @@ class FakeTelegramServer:
         return msg.to_api()
 
     def _edit_message_reply_markup(self, params: JSON) -> JSON:
-        _, msg = self._editable_message(params)
-        markup = validate_reply_markup(params.get("reply_markup"))
+        chat, msg = self._editable_message(params)
+        markup = validate_reply_markup(params.get("reply_markup"), chat.type == "private")
         if markup is not None and "inline_keyboard" not in markup:
             raise bad_request("inline keyboard expected")
         if markup == msg.reply_markup:

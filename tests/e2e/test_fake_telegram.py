@@ -584,6 +584,21 @@ def test_markup_validation() -> None:
             validate_reply_markup(markup)
 
 
+def test_web_app_buttons_only_in_private_chats_and_only_over_https() -> None:
+    def button(url: object) -> dict[str, Any]:
+        return {"inline_keyboard": [[{"text": "🃏", "web_app": {"url": url}}]]}
+
+    page = button("https://tavolo.test/app/?m=1")
+    assert validate_reply_markup(page) == page
+    with pytest.raises(Exception, match="Bad Request: BUTTON_TYPE_INVALID"):
+        validate_reply_markup(page, private=False)
+    insecure = "Web App URL 'http://tavolo.test/' is invalid: Only HTTPS links are allowed"
+    with pytest.raises(Exception, match=insecure):
+        validate_reply_markup(button("http://tavolo.test/"))
+    with pytest.raises(Exception, match='field "url" must be of type String'):
+        validate_reply_markup(button(7))
+
+
 async def test_no_error_logs_from_ptb(
     fake_telegram: FakeTelegramServer, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -14,7 +14,9 @@ from typing import Any
 
 from bot.answer import Answer
 from bot.games.base import HandPress
+from bot.games.page import Page
 from bot.games.scala40.hand import Cockpit, hand_message
+from bot.games.scala40.page import page
 from bot.games.scala40.presses import attach_targets, press
 from bot.games.scala40.table import hand_recap, hand_result_text, table_text
 from bot.hand.state import Attach, HandUI, open_action
@@ -62,6 +64,11 @@ class Scala40UI:
         options = match.options
         cockpit = Cockpit(options.opening_points, options.hands, left, targets, opens)
         return hand_message(match_id, seat, view, ui, names, group, lang, cockpit)
+
+    def page(self, match: GameMatch, seat: int, ui: HandUI, names: list[str], lang: str) -> Page:
+        """The seat's table as the Mini App draws it (:mod:`.page`)."""
+        assert isinstance(match, scala40.Match)
+        return page(match.view(seat), ui, names, lang)
 
     def turn_facts(self, match: GameMatch, seat: int, lang: str) -> str:
         """The discard pile's top and the stock, for the turn bell."""

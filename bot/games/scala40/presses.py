@@ -24,6 +24,7 @@ from bot.hand.state import (
     meld_action,
     move_selected_first,
     open_action,
+    reordered,
     toggle,
     tokens,
 )
@@ -66,6 +67,12 @@ async def press(p: HandPress) -> Answer:
         return Answer()
     if op == Op.CLEAR:
         await p.set_ui(cleared(ui))
+        return Answer()
+    if op == Op.ORDER:
+        order = reordered(ui, shown, [face.upper() for face in p.arg.split()])
+        if order is None:
+            return Answer(t(lang, "ans.stale"))
+        await p.set_ui(order)
         return Answer()
     if op == Op.UNSTAGE:  # staging is the player's own business, in turn or not
         await p.set_ui(replace(ui, staged=ui.staged[:-1], selected=()))

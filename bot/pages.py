@@ -1,0 +1,188 @@
+"""The table as a Mini App page: what a seat's page shows, a tap on it, and who is watching.
+
+A page is one more face of the seat's hand. It shows what the private hand message shows (its
+text, the same buttons) and the game's drawing of the table (:meth:`GameUI.page`); a tap on it is
+a press on the hand (:meth:`bot.hands.Hands.press`): checked against the match, the seat's user
+and the context it was drawn in, committed before it is answered. A tap that only changes the
+hand's look (a card lifted, the hand reordered) is not shown in the chat; a move is, as always.
+
+Who asks is the user Telegram signed for (:mod:`bot.webapp.auth`); a page sees its own seat
+only. Every change of a match (a move, a tap, a timer) wakes the pages watching it, which then
+ask for the state again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from html import unescape
+from typing import Any
+
+from bot import callbacks
+from bot.answer import Answer
+from bot.games import ui_for
+from bot.hand.state import Op, context_token
+from bot.i18n import t
+from bot.matches import Matches, ui_of
+from bot.people import People
+from bot.render.table import time_left
+from bot.shows import Shows
+from storage import MatchRecord
+
+Press = Callable[[callbacks.Callback, int, str], Awaitable[Answer]]
+"""A press on the hand as the page makes it: the decoded button, the user, the language."""
+MAX_ARG = 200
+"""Characters of a tap's argument (a hand's whole order is the longest)."""
+WORDS = (
+    *("stock", "discard", "melds", "staged", "table", "choose"),
+    *("details", "your_turn", "waiting", "over"),
+)
+"""The page's own words (``web.<word>``), sent with its state in the user's language."""
+_ARG = re.compile(r"[A-Za-z0-9 .#=]*")
+_TAG = re.compile(r"<[^>]+>")
+
+
+class Refused(Exception):
+    """The page asked for what it may not have: ``key`` is the text that says why."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+class Pages:
+    """The Mini App's pages of the matches."""
+
+    def __init__(
+        self,
+        matches: Matches,
+        people: People,
+        shows: Shows,
+        press: Press,
+        clock: Callable[[], datetime],
+    ) -> None:
+        self.matches = matches
+        self.people = people
+        self.shows = shows
+        self.press = press
+        self.clock = clock
+        self._watching: dict[int, set[asyncio.Event]] = {}
+        shows.watchers.append(self.changed)
+
+    def seat(self, record: MatchRecord, user_id: int) -> int:
+        """The user's seat in the match (:class:`Refused` if none)."""
+        for seat in record.seats:
+            if seat.user_id == user_id:
+                return seat.seat
+        raise Refused("web.not_seated")
+
+    def _record(self, match_id: int) -> MatchRecord:
+        record = self.matches.record_or_none(match_id)
+        if record is None or record.state_json is None:
+            raise Refused("ans.no_match")
+        return record
+
+    def state(self, match_id: int, user_id: int) -> dict[str, Any]:
+        """What the user's page of the match shows: the hand's text and buttons, the game's
+        table, whose turn and the time left, the context a tap names (:class:`Refused`: no
+        such match, or no seat of the user's)."""
+        record = self._record(match_id)
+        seat = self.seat(record, user_id)
+        lang = self.people.user_lang(user_id)
+        match = self.matches.engine(record)
+        ui = ui_of(record.seats[seat])
+        text, markup = self.shows.hand_view(record, seat)
+        running = record.status == "playing" and not match.is_over
+        game = ui_for(record.game)
+        table = game.page(match, seat, ui, self.matches.names(record), lang) if running else {}
+        covered = set(table.pop("covers", []))
+        left = time_left(record.deadline, self.clock()) if running else None
+        return {
+            "match": record.id,
+            "game": record.game,
+            "title": t(lang, f"game.{record.game}"),
+            "lang": lang,
+            "seat": seat,
+            "version": record.version,
+            "context": context_token(match.view(seat).hand, ui),
+            "running": running,
+            "my_turn": running and match.to_play == seat,
+            "left": None if left is None else int(left.total_seconds()),
+            "text": _plain(text),
+            "table": table,
+            "actions": [a for a in _actions(markup) if a["op"] not in covered] if running else [],
+            "words": {word: str(t(lang, f"web.{word}")) for word in WORDS},
+        }
+
+    async def act(
+        self, match_id: int, user_id: int, op: str, arg: str, context: str
+    ) -> dict[str, Any]:
+        """A tap on the user's page: pressed on the seat's hand as the button with ``op`` and
+        ``arg`` would be, in the ``context`` the page was drawn in. The answer's text (a
+        refusal, what was drawn) and the new state."""
+        record = self._record(match_id)
+        seat = self.seat(record, user_id)
+        lang = self.people.user_lang(user_id)
+        if op not in {o.value for o in Op} or len(arg) > MAX_ARG or not _ARG.fullmatch(arg):
+            raise Refused("web.bad_request")
+        data = callbacks.Callback("h", match_id, op, seat, arg=arg, context=context[:16])
+        answer = str((await self.press(data, user_id, lang)).text or "")
+        self.changed(match_id)
+        if answer == t(lang, "ans.stale"):  # the page was drawn before the latest change
+            answer = t(lang, "web.stale")
+        return {"answer": _plain(answer), "state": self.state(match_id, user_id)}
+
+    def fingerprint(self, match_id: int, user_id: int) -> tuple[int, int, str]:
+        """What changes whenever the user's page would (a move, the seat's hand UI, the
+        status): the live channel compares it (:class:`Refused` as :meth:`state`)."""
+        record = self._record(match_id)
+        seat = self.seat(record, user_id)
+        return record.version, record.seats[seat].ui.version, record.status
+
+    @property
+    def shared(self) -> bool:
+        """Whether other instances may change the matches (their moves wake no page here)."""
+        return self.matches.store.shared
+
+    # --- who watches -------------------------------------------------------------------------
+
+    def watch(self, match_id: int) -> asyncio.Event:
+        """An event set at the match's next change (:meth:`unwatch` it when done)."""
+        event = asyncio.Event()
+        self._watching.setdefault(match_id, set()).add(event)
+        return event
+
+    def unwatch(self, match_id: int, event: asyncio.Event) -> None:
+        """Stop watching."""
+        events = self._watching.get(match_id)
+        if events is not None:
+            events.discard(event)
+            if not events:
+                del self._watching[match_id]
+
+    def changed(self, match_id: int) -> None:
+        """The match changed: every page watching it asks for its state again."""
+        for event in self._watching.get(match_id, ()):
+            event.set()
+
+
+def _plain(html: str) -> str:
+    """A message's HTML as the plain text it reads as."""
+    return unescape(_TAG.sub("", html))
+
+
+def _actions(markup: object) -> list[dict[str, str]]:
+    """The hand's buttons as the page shows them: each one's words and its operation."""
+    rows = getattr(markup, "inline_keyboard", None) or ()
+    out = []
+    for row in rows:
+        for button in row:
+            data = button.callback_data
+            if not isinstance(data, str):
+                continue
+            decoded = callbacks.decode(data)
+            if decoded is not None and decoded.kind == "h":
+                out.append({"label": button.text, "op": decoded.op, "arg": decoded.arg})
+    return out

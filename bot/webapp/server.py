@@ -1,0 +1,292 @@
+"""The Mini App's web side: the page (static files in the package), its JSON API and its live
+channel (Server-Sent Events), on tornado, the web server python-telegram-bot's webhooks already
+run on. In webhook mode its routes join the webhook's server (:func:`bot.serving.webhook_app`);
+when polling, it listens on a port of its own (:func:`listen`).
+
+Every request but the page's files names its user by a session (:mod:`bot.webapp.auth`), got
+from Telegram's signed ``initData``; what it asks of a match goes through :class:`bot.pages.Pages`,
+which checks the match and the seat. Refusals are JSON ``{"error": text}`` in the user's
+language, with the HTTP status that says what kind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+import tornado.web
+from tornado.httpserver import HTTPServer
+from tornado.iostream import StreamClosedError
+
+from bot.i18n import DEFAULT, t
+from bot.pages import Pages, Refused
+from bot.webapp.auth import NotSigned, WebUser, check_init_data, check_session, issue_session
+
+STATIC: Final = Path(__file__).parent / "static"
+MAX_BODY: Final = 16 * 1024
+"""Bytes a request's body may hold (a tap, or Telegram's ``initData``)."""
+KEEP_ALIVE: Final = 20.0
+"""Seconds between the live channel's keep-alive comments (proxies close silent streams)."""
+SHARED_LOOK: Final = 1.0
+"""Seconds between looks at the stored match when instances share the database (a move made on
+another instance wakes no page here)."""
+Clock = Callable[[], float]
+
+
+class WebAppError(ValueError):
+    """The environment asks for a Mini App that cannot work; the message says what to fix."""
+
+
+@dataclass(frozen=True)
+class WebApp:
+    """Where the Mini App is: its public address (the page Telegram opens), and where the
+    bot listens for it when it polls (in webhook mode it shares the webhook's server)."""
+
+    url: str
+    listen: str = "0.0.0.0"
+    port: int = 8080
+
+    @property
+    def path(self) -> str:
+        """The path the page is served at (the public address's), with a trailing slash."""
+        inner = urlsplit(self.url).path.strip("/")
+        return f"/{inner}/" if inner else "/"
+
+    def link(self, match_id: int) -> str:
+        """The page of a match (the address a web-app button opens)."""
+        return f"{self.url.rstrip('/')}/?m={match_id}"
+
+
+def webapp_from_env(env: Mapping[str, str]) -> WebApp | None:
+    """The Mini App the environment asks for (None: none): ``WEBAPP_URL``, the page's public
+    HTTPS address, turns it on; ``WEBAPP_PORT`` (default 8080) and ``WEBAPP_LISTEN`` (default
+    ``0.0.0.0``) say where a polling bot serves it."""
+    url = env.get("WEBAPP_URL", "").strip()
+    if not url:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme != "https" or not parts.netloc:
+        raise WebAppError(f"WEBAPP_URL must be an https:// address (Telegram's rule), not {url!r}")
+    port = env.get("WEBAPP_PORT", "8080").strip() or "8080"
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise WebAppError(f"WEBAPP_PORT must be a port number, not {port!r}")
+    return WebApp(url, env.get("WEBAPP_LISTEN", "0.0.0.0").strip() or "0.0.0.0", int(port))
+
+
+def routes(pages: Pages, token: str, path: str = "/", clock: Clock = time.time) -> list[Any]:
+    """The Mini App's routes under ``path``: the page, its files, the API, the live channel."""
+    base = re.escape(path.rstrip("/"))
+    api = {"pages": pages, "token": token, "clock": clock}
+    return [
+        (rf"{base}/", _Page),
+        (rf"{base}/static/(.*)", tornado.web.StaticFileHandler, {"path": str(STATIC)}),
+        (rf"{base}/api/session", _Session, api),
+        (rf"{base}/api/matches/(\d{{1,18}})", _State, api),
+        (rf"{base}/api/matches/(\d{{1,18}})/act", _Act, api),
+        (rf"{base}/api/matches/(\d{{1,18}})/live", _Live, api),
+    ]
+
+
+def listen(pages: Pages, token: str, webapp: WebApp, port: int | None = None) -> HTTPServer:
+    """Serve the Mini App on a port of its own (a polling bot): ``port`` (0: any free one, for
+    tests) or the configured one."""
+    application = tornado.web.Application(routes(pages, token, webapp.path), log_function=_quiet)
+    server = HTTPServer(application, max_body_size=MAX_BODY)
+    server.listen(webapp.port if port is None else port, webapp.listen)
+    return server
+
+
+def _quiet(handler: tornado.web.RequestHandler) -> None:
+    """No access log: a page asks at every move."""
+
+
+class _Page(tornado.web.RequestHandler):
+    """The page itself (the match comes in its query, or in Telegram's start parameter)."""
+
+    def get(self) -> None:
+        """Send the page; it is the same for everyone."""
+        self.set_header("Cache-Control", "no-cache")
+        self.set_header("Content-Security-Policy", _POLICY)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.write((STATIC / "index.html").read_bytes())
+
+
+_POLICY: Final = (
+    "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
+    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
+)
+
+
+class _Api(tornado.web.RequestHandler):
+    """What the API's requests share: JSON in and out, the session's user, refusals."""
+
+    def initialize(self, pages: Pages, token: str, clock: Clock) -> None:
+        """Told the pages, the bot's token (the signatures' key) and the clock."""
+        self.pages = pages
+        self.token = token
+        self.clock = clock
+
+    def set_default_headers(self) -> None:
+        """Nothing is cached: every answer is the state of now."""
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+
+    def send(self, body: Mapping[str, Any], status: HTTPStatus = HTTPStatus.OK) -> None:
+        """Answer with ``body`` as JSON."""
+        self.set_status(status)
+        self.finish(json.dumps(body, ensure_ascii=False))
+
+    def refuse(self, status: HTTPStatus, key: str, lang: str = DEFAULT) -> None:
+        """Answer a refusal in words."""
+        self.send({"error": str(t(lang, key))}, status)
+
+    def user(self, session: str | None = None) -> WebUser | None:
+        """The session's user (None, and the request refused, without a good one)."""
+        given = session
+        if given is None:
+            header = self.request.headers.get("Authorization", "")
+            given = header[7:] if header.startswith("Bearer ") else ""
+        try:
+            return check_session(given, self.token, self.clock())
+        except NotSigned:
+            self.refuse(HTTPStatus.UNAUTHORIZED, "web.signed_out")
+            return None
+
+    def body(self) -> dict[str, Any] | None:
+        """The request's JSON object (None, and the request refused, if it is none)."""
+        try:
+            body = json.loads(self.request.body or b"null")
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            self.refuse(HTTPStatus.BAD_REQUEST, "web.bad_request")
+            return None
+        return body
+
+    def refused(self, refusal: Refused, user: WebUser) -> None:
+        """The pages refused: no such match (404), not the user's (403), or malformed (400)."""
+        statuses = {"ans.no_match": HTTPStatus.NOT_FOUND, "web.bad_request": HTTPStatus.BAD_REQUEST}
+        status = statuses.get(refusal.key, HTTPStatus.FORBIDDEN)
+        self.refuse(status, refusal.key, self.pages.people.user_lang(user.id))
+
+
+class _Session(_Api):
+    """``POST {"initData": ...}``: Telegram's signed data traded for a session."""
+
+    def post(self) -> None:
+        """Check the data as Telegram documents, then issue the session."""
+        body = self.body()
+        if body is None:
+            return
+        given = body.get("initData")
+        try:
+            user = check_init_data(
+                given if isinstance(given, str) else "", self.token, self.clock()
+            )
+        except NotSigned:
+            self.refuse(HTTPStatus.UNAUTHORIZED, "web.not_signed")
+            return
+        session = issue_session(user, self.token, self.clock())
+        self.send({"session": session, "user": {"id": user.id, "name": user.name}})
+
+
+class _State(_Api):
+    """``GET``: what the user's page of the match shows."""
+
+    def get(self, match_id: str) -> None:
+        """The state, or why not."""
+        user = self.user()
+        if user is None:
+            return
+        try:
+            self.send(self.pages.state(int(match_id), user.id))
+        except Refused as refusal:
+            self.refused(refusal, user)
+
+
+class _Act(_Api):
+    """``POST {"op", "arg", "context"}``: a tap on the page, pressed on the seat's hand."""
+
+    async def post(self, match_id: str) -> None:
+        """Press it; the answer's words and the new state."""
+        user = self.user()
+        body = None if user is None else self.body()
+        if user is None or body is None:
+            return
+        op, arg, context = (body.get(name, "") for name in ("op", "arg", "context"))
+        if not all(isinstance(value, str) for value in (op, arg, context)):
+            self.refuse(HTTPStatus.BAD_REQUEST, "web.bad_request")
+            return
+        try:
+            self.send(await self.pages.act(int(match_id), user.id, op, arg, context))
+        except Refused as refusal:
+            self.refused(refusal, user)
+
+
+class _Live(_Api):
+    """``GET ?session=...``: Server-Sent Events, ``changed`` at each change of the match (the
+    page then asks for its state), a comment every :data:`KEEP_ALIVE` seconds."""
+
+    def set_default_headers(self) -> None:
+        """An event stream, never cached nor buffered by a proxy."""
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Content-Type", "text/event-stream")
+        self.set_header("X-Accel-Buffering", "no")
+
+    async def get(self, match_id: str) -> None:
+        """Stream the match's changes until the page goes."""
+        user = self.user(self.get_argument("session", ""))
+        if user is None:
+            return
+        number = int(match_id)
+        try:
+            seen = self.pages.fingerprint(number, user.id)
+        except Refused as refusal:
+            self.set_header("Content-Type", "application/json; charset=utf-8")
+            self.refused(refusal, user)
+            return
+        event = self.pages.watch(number)
+        self._gone, self._event = asyncio.Event(), event
+        try:
+            await self._stream(number, user.id, event, seen)
+        except (StreamClosedError, Refused):
+            pass
+        finally:
+            self.pages.unwatch(number, event)
+
+    async def _stream(
+        self, match_id: int, user_id: int, event: asyncio.Event, seen: object
+    ) -> None:
+        self.write("retry: 1000\n\n")
+        await self.flush()
+        wait = SHARED_LOOK if self.pages.shared else KEEP_ALIVE
+        quiet = 0.0
+        while not self._gone.is_set():
+            try:
+                await asyncio.wait_for(event.wait(), wait)
+            except TimeoutError:
+                quiet += wait
+            event.clear()
+            now = self.pages.fingerprint(match_id, user_id)
+            if now != seen:
+                seen, quiet = now, 0.0
+                self.write("event: changed\ndata: {}\n\n")
+                await self.flush()
+            elif quiet >= KEEP_ALIVE:
+                quiet = 0.0
+                self.write(": still here\n\n")
+                await self.flush()
+
+    def on_connection_close(self) -> None:
+        """The page went: the stream ends."""
+        if hasattr(self, "_gone"):
+            self._gone.set()
+            self._event.set()

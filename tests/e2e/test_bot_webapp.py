@@ -1,0 +1,310 @@
+"""End to end: the Mini App's API over the real bot (issue 28). A rigged Scala 40 hand is played
+by taps sent as the page sends them, with ``initData`` signed as Telegram signs it; the chat and
+the page show one state; every attack is refused and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from bot.render.cards import card as pretty
+from bot.service import Tavolo
+from bot.webapp.auth import sign_init_data
+from bot.webapp.server import WebApp
+from engine.scala40 import Options
+from testkit.bot_harness import (
+    RIGGED_HANDS,
+    button_data,
+    keyboard_data,
+    running_bot,
+    seat_people,
+    serving_page,
+    settle,
+    store_started_match,
+)
+from testkit.fake_telegram import FakeTelegramServer
+from testkit.s40_helpers import position
+
+ANNA, LUCA, OTTO, GROUP = 1001, 1002, 1003, -100700
+PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en")]
+WEBAPP = WebApp("https://tavolo.test/app/")
+RANKS = {"A", "J", "Q", "K", "🃏", *map(str, range(2, 11))}
+
+
+@pytest.fixture(autouse=True)
+def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+
+
+def rigged_store(database: Path) -> int:
+    """A 2-player match, Luca to play first (the hands of ``RIGGED_HANDS``)."""
+    match = position(list(RIGGED_HANDS), discard="KD", stock_top="AC AD 2H 3H", to_play=1)
+    return store_started_match(
+        database, GROUP, "Tavolo di prova", PEOPLE, "scala40", match.to_json(), Options().to_dict()
+    )
+
+
+def init_data(token: str, user: int, name: str, signed_at: float | None = None) -> str:
+    """``initData`` as Telegram signs it when ``user`` opens the Mini App."""
+    person = json.dumps({"id": user, "first_name": name, "language_code": "it"})
+    when = str(int(time.time() if signed_at is None else signed_at))
+    return sign_init_data({"auth_date": when, "query_id": "AAH", "user": person}, token)
+
+
+class Page:
+    """One user's page: the session it got and the requests it makes."""
+
+    def __init__(self, client: httpx.AsyncClient, match_id: int) -> None:
+        self.client, self.match_id, self.session = client, match_id, ""
+
+    async def sign_in(self, data: str) -> httpx.Response:
+        response = await self.client.post("api/session", json={"initData": data})
+        if response.status_code == 200:
+            self.session = response.json()["session"]
+        return response
+
+    def _auth(self) -> dict[str, str]:
+        return {"Authorization": "Bearer " + self.session}
+
+    async def state(self, match_id: int | None = None) -> httpx.Response:
+        return await self.client.get(
+            f"api/matches/{match_id or self.match_id}", headers=self._auth()
+        )
+
+    async def send(self, op: str, arg: str = "", context: str | None = None) -> httpx.Response:
+        if context is None:
+            context = (await self.state()).json()["context"]
+        body = {"op": op, "arg": arg, "context": context}
+        return await self.client.post(
+            f"api/matches/{self.match_id}/act", json=body, headers=self._auth()
+        )
+
+    async def tap(self, op: str, arg: str = "") -> dict[str, Any]:
+        """A tap that the bot takes: its answer's words."""
+        response = await self.send(op, arg)
+        assert response.status_code == 200, response.text
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    async def lift(self, *cards: str) -> None:
+        for card in cards:
+            hand = (await self.state()).json()["table"]["hand"]
+            tap = next(c["tap"] for c in hand if c["card"] == card and not c["selected"])
+            assert (await self.tap(tap["op"], tap["arg"]))["answer"] == ""
+
+    async def press(self, label: str) -> str:
+        """The page's button ``label`` (one of the hand's buttons), pressed."""
+        actions = (await self.state()).json()["actions"]
+        action = next(a for a in actions if a["label"] == label)
+        return str((await self.tap(action["op"], action["arg"]))["answer"])
+
+
+async def test_a_turn_played_in_the_page_is_the_turn_the_chat_shows(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    seat_people(server, GROUP, "Tavolo di prova", PEOPLE)
+    match_id = rigged_store(tmp_path / "w.db")
+    async with (
+        running_bot(server, tmp_path / "w.db", webapp=WEBAPP) as service,
+        serving_page(service, server.token, WEBAPP) as base,
+        httpx.AsyncClient(base_url=base) as client,
+    ):
+        await settle(server, service)
+        # The hand message opens the page of its match.
+        hand = chat_hand(server, service, match_id, LUCA)
+        assert hand.reply_markup is not None
+        assert hand.reply_markup["inline_keyboard"][-1] == [
+            {"text": "🃏 Table", "web_app": {"url": f"https://tavolo.test/app/?m={match_id}"}}
+        ]
+        page = Page(client, match_id)
+        signed = await page.sign_in(init_data(server.token, LUCA, "Luca"))
+        assert signed.json()["user"] == {"id": LUCA, "name": "Luca"}
+        state = (await page.state()).json()
+        assert (state["game"], state["seat"], state["my_turn"], state["lang"]) == (
+            "scala40",
+            1,
+            True,
+            "en",
+        )
+        cards = [(c["card"], c["label"]) for c in state["table"]["hand"]]
+        assert sorted(card for card, _ in cards) == sorted(RIGGED_HANDS[1].split())
+        shown = [pretty(card) for card, _ in cards]  # in the order of the chat's buttons
+        assert shown == [b for b in keyboard_data(hand) if b.rstrip("♠♥♦♣").rstrip() in RANKS]
+        assert cards[0] == ("JK", "joker") and cards[1] == ("2S", "two of spades")
+        assert state["table"]["stock"]["tap"] == {"op": "dr", "arg": ""}
+        assert state["table"]["discard"] == {
+            "card": "KD", "label": "king of diamonds", "tap": {"op": "t", "arg": "^"},
+            "selected": False, "count": 1,
+        }  # fmt: skip
+        assert state["text"] == hand.text  # the page reads as the chat's hand
+
+        # The turn: draw from the stock, stage two melds, open 58, discard 2♠.
+        edits = len(server.calls_of("editMessageText"))
+        assert (await page.tap("dr"))["answer"] == "You drew A♣."
+        await page.lift("JK", "6H", "7H")
+        lifted = (await page.state()).json()["table"]["hand"]
+        assert [c["card"] for c in lifted if c["selected"]] == ["JK", "6H", "7H"]
+        assert [c["card"] for c in lifted if c["new"]] == ["AC"]
+        assert await page.press("➕ Stage") == ""
+        await page.lift("10S", "JS", "QS", "KS")
+        assert await page.press("➕ Stage") == ""
+        staged = (await page.state()).json()["table"]["staged"]
+        assert [[c["card"] for c in meld] for meld in staged] == [
+            ["JK", "6H", "7H"], ["10S", "JS", "QS", "KS"]
+        ]  # fmt: skip
+        await settle(server, service)
+        luca_edits = [
+            c for c in server.calls_of("editMessageText")[edits:] if c.params["chat_id"] == LUCA
+        ]
+        assert len(luca_edits) == 1  # the draw, a move; the lifts and the staging are the page's
+        assert await page.press("✅ Open 58") == ""
+        await page.lift("2S")
+        assert await page.press("🗑 Discard 2♠") == ""
+        await settle(server, service)
+        moves = [m.action for m in service.store.moves(match_id)]
+        assert moves == ["draw", "open JK 6H 7H | 10S JS QS KS", "discard 2S"]
+        state = (await page.state()).json()
+        assert (
+            state["my_turn"] is False
+            and state["text"] == chat_hand(server, service, match_id, LUCA).text
+        )
+        melds = state["table"]["melds"]
+        assert [(m["number"], m["owner"], [c["card"] for c in m["cards"]]) for m in melds] == [
+            (1, "Luca", ["JK=5H", "6H", "7H"]), (2, "Luca", ["10S", "JS", "QS", "KS"])
+        ]  # fmt: skip
+        assert melds[0]["cards"][0]["label"] == "joker (five of hearts)"
+
+
+async def test_attacks_on_the_page_are_refused_and_change_nothing(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    seat_people(server, GROUP, "Tavolo di prova", PEOPLE)
+    server.add_user(OTTO, "Otto", language_code="it").start_private()
+    match_id = rigged_store(tmp_path / "a.db")
+    async with (
+        running_bot(server, tmp_path / "a.db", webapp=WEBAPP) as service,
+        serving_page(service, server.token, WEBAPP) as base,
+        httpx.AsyncClient(base_url=base) as client,
+    ):
+        await settle(server, service)
+        luca, anna, otto = (Page(client, match_id) for _ in range(3))
+        not_signed = "Apri il tavolo da Telegram: questa pagina funziona solo lì."
+        # Forged, tampered, another bot's, or too old: no session.
+        genuine = init_data(server.token, LUCA, "Luca")
+        forged = genuine.replace(f"%22id%22%3A+{LUCA}", f"%22id%22%3A+{ANNA}")
+        assert forged != genuine
+        for data in (
+            forged,
+            init_data("999:OTHER", LUCA, "Luca"),
+            init_data(server.token, LUCA, "Luca", signed_at=time.time() - 3601),
+            "user=%7B%22id%22%3A1002%7D&auth_date=1",
+        ):
+            refused = await luca.sign_in(data)
+            assert (refused.status_code, refused.json()) == (401, {"error": not_signed})
+        for body in ("not json", "[]"):
+            bad = await client.post("api/session", content=body)
+            assert (bad.status_code, bad.json()) == (400, {"error": "Richiesta non valida."})
+        # Without a session, or with a forged one: nothing.
+        expired = "La sessione è scaduta: riapri il tavolo dal messaggio della tua mano."
+        luca.session = "e30.forged"
+        for response in (await luca.state(), await luca.send("dr", context="x")):
+            assert (response.status_code, response.json()) == (401, {"error": expired})
+
+        await luca.sign_in(genuine)
+        await anna.sign_in(init_data(server.token, ANNA, "Anna"))
+        await otto.sign_in(init_data(server.token, OTTO, "Otto"))
+        # Someone without a seat sees nothing of the match, and may not play in it.
+        not_yours = (403, {"error": "Non hai un posto in questa partita."})
+        response = await otto.state()
+        assert (response.status_code, response.json()) == not_yours
+        response = await otto.send("dr", context="x")
+        assert (response.status_code, response.json()) == not_yours
+        response = await luca.state(match_id + 1)
+        assert response.status_code == 404
+        # Anna's session plays Anna's seat only: not her turn, and Luca's cards are not hers.
+        assert (await anna.tap("dr"))["answer"] == "Non è il tuo turno."
+        assert "JK" not in [c["card"] for c in (await anna.state()).json()["table"]["hand"]]
+        # An unknown operation, a malformed argument: refused; a stale context: told.
+        for op, arg in (("zz", ""), ("t", "<b>"), ("t", "7H" * 101)):
+            response = await luca.send(op, arg)
+            assert (response.status_code, response.json()) == (400, {"error": "Invalid request."})
+        stale = (await luca.send("dr", "", "oldold")).json()["answer"]
+        assert stale == "The table changed meanwhile: have a look and try again."
+        # A tap replayed after the turn passed.
+        assert (await luca.tap("dr"))["answer"] == "You drew A♣."
+        await luca.lift("2S")
+        discard = next(a for a in (await luca.state()).json()["actions"] if a["op"] == "ds")
+        assert (await luca.tap(discard["op"], discard["arg"]))["answer"] == ""
+        assert (await luca.tap("dr"))["answer"] == "It is not your turn."
+        assert [m.action for m in service.store.moves(match_id)] == ["draw", "discard 2S"]
+        # The page of a finished match: its end, and no tap.
+        await service.store.off(service.store.set_status, match_id, "stopped")
+        state = (await luca.state()).json()
+        assert (state["running"], state["actions"], state["table"]) == (False, [], {})
+        assert (await luca.tap("dr", ""))["answer"] == "This match is gone."
+        assert [m.action for m in service.store.moves(match_id)] == ["draw", "discard 2S"]
+
+
+async def test_a_move_reaches_every_open_page_and_the_chat(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    luca_user = seat_people(server, GROUP, "Tavolo di prova", PEOPLE)[1]
+    match_id = rigged_store(tmp_path / "l.db")
+    async with (
+        running_bot(server, tmp_path / "l.db", webapp=WEBAPP) as service,
+        serving_page(service, server.token, WEBAPP) as base,
+        httpx.AsyncClient(base_url=base, timeout=30) as client,
+    ):
+        await settle(server, service)
+        anna, luca = Page(client, match_id), Page(client, match_id)
+        await anna.sign_in(init_data(server.token, ANNA, "Anna"))
+        await luca.sign_in(init_data(server.token, LUCA, "Luca"))
+        live = f"api/matches/{match_id}/live?session={anna.session}"
+        async with client.stream("GET", live) as stream:
+            assert stream.headers["content-type"] == "text/event-stream"
+            events = stream.aiter_lines()
+            assert await anext(events) == "retry: 1000"
+            # A move in the page: Anna's page is told.
+            stock = (await anna.state()).json()["table"]["stock"]["count"]
+            assert (await luca.tap("dr"))["answer"] == "You drew A♣."
+            assert await next_event(events) == "event: changed"
+            assert (await anna.state()).json()["table"]["stock"]["count"] == stock - 1
+            # A move in the chat: Anna's page is told, Luca's page shows it.
+            hand = chat_hand(server, service, match_id, LUCA)
+            await luca_user.press(LUCA, hand.message_id, button_data(hand, "2♠")).answered()
+            await settle(server, service)
+            hand = chat_hand(server, service, match_id, LUCA)
+            await luca_user.press(LUCA, hand.message_id, button_data(hand, "🗑")).answered()
+            assert await next_event(events) == "event: changed"
+            await settle(server, service)
+            state = (await luca.state()).json()
+            assert state["table"]["discard"]["card"] == "2S" and not state["my_turn"]
+            assert "🗑" not in "".join(keyboard_data(chat_hand(server, service, match_id, LUCA)))
+
+
+async def next_event(lines: Any) -> str:
+    """The next event line of a stream (keep-alive comments and blank lines skipped)."""
+    async with asyncio.timeout(15):
+        async for line in lines:
+            if line.startswith("event:"):
+                return str(line)
+    raise AssertionError("the stream ended")
+
+
+def chat_hand(server: FakeTelegramServer, service: Tavolo, match_id: int, user: int) -> Any:
+    """The user's hand message in the chat."""
+    record = service.store.get_match(match_id)
+    seat = record.seat_of(user)
+    assert seat is not None
+    message = server.message(user, record.seats[seat].hand_message_id or 0)
+    assert message is not None
+    return message
