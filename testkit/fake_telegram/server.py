@@ -1117,9 +1117,7 @@ class FakeTelegramServer:
                 "file_unique_id": f"u{len(chat.messages) + 1}",
             },
             document_content=document["content"],
-            reply_markup=validate_reply_markup(
-                params.get("reply_markup"), chat.type == "private"
-            ),
+            reply_markup=validate_reply_markup(params.get("reply_markup"), chat.type == "private"),
             reply_to=reply_to,
             thread_id=thread,
         )

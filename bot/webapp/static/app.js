@@ -99,7 +99,9 @@ function cardSvg(code, italian) {
   const svg = el("svg:svg", { viewBox: "0 0 60 90", class: "face", "aria-hidden": "true" });
   svg.append(el("svg:rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, class: "paper" }));
   if (f.joker) {
-    svg.append(el("svg:text", { x: 30, y: 50, "text-anchor": "middle", class: "joker", text: "🃏" }));
+    // A star and the word, drawn: no emoji font is needed to see a joker.
+    svg.append(el("svg:polygon", { class: "joker", points: "30,22 35,37 51,37 38,46 43,61 30,52 17,61 22,46 9,37 25,37" }));
+    svg.append(el("svg:text", { x: 30, y: 14, "text-anchor": "middle", class: "jolly", text: state && state.lang === "en" ? "JOKER" : "JOLLY" }));
     if (f.stands) svg.append(el("svg:text", { x: 30, y: 80, "text-anchor": "middle", class: "stands", text: f.stands.slice(0, -1) + SUITS[f.stands.slice(-1)] }));
     return svg;
   }
@@ -158,7 +160,8 @@ function render() {
   for (const card of t.hand || []) hand.append(cardButton(card, italian));
   hand.classList.toggle("reorder", !!t.reorder);
   for (const a of s.actions) actions.append(el("button", { class: "action", "data-op": a.op, text: a.label, onclick: () => act(a) }));
-  if (!t.hand) $("cockpit").open = true;
+  if (!render.done) $("cockpit").open = true;  // open at first; the player may fold it
+  render.done = true;
   turnLine();
 }
 
