@@ -78,6 +78,8 @@ def build_application(
     application.bot_data["tavolo"] = service
     if webapp is not None:
         service.shows.page_link = webapp.link
+        bot = application.bot
+        service.shows.group_link = lambda match_id: webapp.direct_link(bot.username, match_id)
         application.bot_data["webapp"] = webapp
     application.bot_data["due_poll"] = due_poll
     register(application)

@@ -37,7 +37,7 @@ MAX_ARG = 200
 """Characters of a tap's argument (a hand's whole order is the longest)."""
 WORDS = (
     *("stock", "discard", "melds", "staged", "table", "choose"),
-    *("details", "your_turn", "waiting", "over"),
+    *("details", "your_turn", "waiting", "over", "area_table", "area_hand"),
 )
 """The page's own words (``web.<word>``), sent with its state in the user's language."""
 _ARG = re.compile(r"[A-Za-z0-9 .#=]*")

@@ -87,6 +87,8 @@ class Shows:
         stored hand (another instance may have moved on meanwhile)."""
         self.page_link: Callable[[int], str] | None = None
         """The Mini App's page of a match (None: no Mini App): the hand's 🃏 button opens it."""
+        self.group_link: Callable[[int], str] | None = None
+        """The Mini App's direct link to a match, which its group's table offers."""
         self.watchers: list[Callable[[int], None]] = []
         """Told of each match whose hands change (the Mini App's pages watching it)."""
         self.bells = Bells(matches, people, outbox, clock, self._claim, self.report_blocked)
@@ -187,7 +189,11 @@ class Shows:
         names = table_render.table_names(record)
         left = table_render.time_left(record.deadline, self.clock())
         seal = t(lang, "table.commitment", code=fairness.short(fairness.commitment(record.seed)))
-        return ui_for(record.game).table(match, names, lang, left, seal), None
+        text = ui_for(record.game).table(match, names, lang, left, seal)
+        if self.group_link is None or record.status != "playing" or match.is_over:
+            return text, None
+        button = InlineKeyboardButton(t(lang, "btn.webapp_group"), url=self.group_link(record.id))
+        return text, InlineKeyboardMarkup([[button]])
 
     def _table_shown(
         self, match_id: int, chat_id: int, message_id: int | None, shown: str | None

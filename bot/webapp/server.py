@@ -53,6 +53,9 @@ class WebApp:
     url: str
     listen: str = "0.0.0.0"
     port: int = 8080
+    name: str = ""
+    """The Mini App's short name given to @BotFather (``/newapp``; "": the bot's main Mini
+    App), which a group's direct link names."""
 
     @property
     def path(self) -> str:
@@ -64,11 +67,18 @@ class WebApp:
         """The page of a match (the address a web-app button opens)."""
         return f"{self.url.rstrip('/')}/?m={match_id}"
 
+    def direct_link(self, bot: str, match_id: int) -> str:
+        """The match's page as a group can open it (web-app buttons work in private chats
+        only): Telegram's direct link to the Mini App, the match in its start parameter."""
+        app = f"/{self.name}" if self.name else ""
+        return f"https://t.me/{bot}{app}?startapp=m{match_id}"
+
 
 def webapp_from_env(env: Mapping[str, str]) -> WebApp | None:
     """The Mini App the environment asks for (None: none): ``WEBAPP_URL``, the page's public
     HTTPS address, turns it on; ``WEBAPP_PORT`` (default 8080) and ``WEBAPP_LISTEN`` (default
-    ``0.0.0.0``) say where a polling bot serves it."""
+    ``0.0.0.0``) say where a polling bot serves it; ``WEBAPP_NAME``, its short name at
+    @BotFather (default: the bot's main Mini App), makes the groups' direct links."""
     url = env.get("WEBAPP_URL", "").strip()
     if not url:
         return None
@@ -78,7 +88,13 @@ def webapp_from_env(env: Mapping[str, str]) -> WebApp | None:
     port = env.get("WEBAPP_PORT", "8080").strip() or "8080"
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise WebAppError(f"WEBAPP_PORT must be a port number, not {port!r}")
-    return WebApp(url, env.get("WEBAPP_LISTEN", "0.0.0.0").strip() or "0.0.0.0", int(port))
+    listen = env.get("WEBAPP_LISTEN", "0.0.0.0").strip() or "0.0.0.0"
+    name = env.get("WEBAPP_NAME", "").strip()
+    if name and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", name):
+        raise WebAppError(
+            f"WEBAPP_NAME must be the Mini App's short name at @BotFather, not {name!r}"
+        )
+    return WebApp(url, listen, int(port), name)
 
 
 def routes(pages: Pages, token: str, path: str = "/", clock: Clock = time.time) -> list[Any]:

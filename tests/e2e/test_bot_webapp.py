@@ -123,6 +123,14 @@ async def test_a_turn_played_in_the_page_is_the_turn_the_chat_shows(
         assert hand.reply_markup["inline_keyboard"][-1] == [
             {"text": "🃏 Table", "web_app": {"url": f"https://tavolo.test/app/?m={match_id}"}}
         ]
+        # The group's table links to it (web-app buttons work in private chats only).
+        table = server.message(GROUP, service.store.get_match(match_id).table_message_id or 0)
+        assert table is not None and table.reply_markup == {
+            "inline_keyboard": [[{
+                "text": "🃏 Apri il tavolo",
+                "url": f"https://t.me/{service.bot.username}?startapp=m{match_id}",
+            }]]
+        }  # fmt: skip
         page = Page(client, match_id)
         signed = await page.sign_in(init_data(server.token, LUCA, "Luca"))
         assert signed.json()["user"] == {"id": LUCA, "name": "Luca"}
@@ -179,7 +187,7 @@ async def test_a_turn_played_in_the_page_is_the_turn_the_chat_shows(
         assert [(m["number"], m["owner"], [c["card"] for c in m["cards"]]) for m in melds] == [
             (1, "Luca", ["JK=5H", "6H", "7H"]), (2, "Luca", ["10S", "JS", "QS", "KS"])
         ]  # fmt: skip
-        assert melds[0]["cards"][0]["label"] == "joker (five of hearts)"
+        assert melds[0]["cards"][0]["label"] == "joker as five of hearts"
 
 
 async def test_attacks_on_the_page_are_refused_and_change_nothing(
@@ -213,7 +221,7 @@ async def test_attacks_on_the_page_are_refused_and_change_nothing(
             bad = await client.post("api/session", content=body)
             assert (bad.status_code, bad.json()) == (400, {"error": "Richiesta non valida."})
         # Without a session, or with a forged one: nothing.
-        expired = "La sessione è scaduta: riapri il tavolo dal messaggio della tua mano."
+        expired = "Sessione scaduta: riapri il tavolo con il pulsante 🃏 Tavolo sotto le tue carte."
         luca.session = "e30.forged"
         for response in (await luca.state(), await luca.send("dr", context="x")):
             assert (response.status_code, response.json()) == (401, {"error": expired})
@@ -222,7 +230,7 @@ async def test_attacks_on_the_page_are_refused_and_change_nothing(
         await anna.sign_in(init_data(server.token, ANNA, "Anna"))
         await otto.sign_in(init_data(server.token, OTTO, "Otto"))
         # Someone without a seat sees nothing of the match, and may not play in it.
-        not_yours = (403, {"error": "Non hai un posto in questa partita."})
+        not_yours = (403, {"error": "Non stai giocando questa partita."})
         response = await otto.state()
         assert (response.status_code, response.json()) == not_yours
         response = await otto.send("dr", context="x")
@@ -237,7 +245,7 @@ async def test_attacks_on_the_page_are_refused_and_change_nothing(
             response = await luca.send(op, arg)
             assert (response.status_code, response.json()) == (400, {"error": "Invalid request."})
         stale = (await luca.send("dr", "", "oldold")).json()["answer"]
-        assert stale == "The table changed meanwhile: have a look and try again."
+        assert stale == "The table has changed in the meantime: check it and try again."
         # A tap replayed after the turn passed.
         assert (await luca.tap("dr"))["answer"] == "You drew A♣."
         await luca.lift("2S")

@@ -218,7 +218,7 @@ async def test_a_scala40_turn_by_gestures(
         await tap_card(page, "2C")
         await tap_action(page, "🗑 Scarta 2♣")
         await page.wait_for_function(
-            "document.getElementById('turn').textContent === 'Attendi il tuo turno'"
+            "document.getElementById('turn').textContent === 'In attesa del tuo turno'"
         )
         await settle(server, service)
         moves = [m.action for m in service.store.moves(match_id)]
@@ -280,7 +280,7 @@ async def test_a_scopone_capture_chosen_on_the_table(
         await dark.close()
         await choice.click()
         await page.wait_for_function(
-            "document.getElementById('turn').textContent === 'Attendi il tuo turno'"
+            "document.getElementById('turn').textContent === 'In attesa del tuo turno'"
         )
         await settle(server, service)
         assert [m.action for m in service.store.moves(match_id)] == ["play QH take 4S 5D"]

@@ -15,7 +15,8 @@ import aiohttp
 import pytest
 
 from bot.app import build_application
-from bot.serving import SECRET_HEADER, Webhook, serve_webhook
+from bot.serving import SECRET_HEADER, ServingError, Webhook, serve_webhook, webhook_app
+from bot.webapp.server import WebApp
 from storage import Store
 from testkit.dispatcher import free_ports
 from testkit.fake_telegram import FakeTelegramServer
@@ -116,3 +117,42 @@ async def test_the_webhook_takes_updates_and_refuses_what_is_no_update(
         stopping.set()
         await serving
         store.close()
+
+
+async def test_the_mini_app_shares_the_webhooks_server(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """Issue 28: in webhook mode the Mini App's page and API are served by the webhook's own
+    server, on their own path; one path for both is refused before anything listens."""
+    server = fake_telegram
+    port = free_ports(1)[0]
+    webhook = Webhook(f"http://127.0.0.1:{port}/hook", "127.0.0.1", port, "hook", SECRET)
+    store = Store.open(f"sqlite:///{tmp_path / 'm.db'}")
+    application = build_application(
+        server.token, store, server.base_url, table_delay=0, computer_pause=0, due_poll=None,
+        webapp=WebApp("https://carte.example.org/app/"),
+    )  # fmt: skip
+    stopping = asyncio.Event()
+    serving = asyncio.create_task(serve_webhook(application, webhook, stopping))
+    base = f"http://127.0.0.1:{port}/app/"
+    try:
+        await server.wait_for(lambda: server.webhook_url == webhook.url, timeout=30)
+        async with aiohttp.ClientSession() as session:
+            async with session.get(base) as page:
+                assert page.status == 200 and page.content_type == "text/html"
+                assert '<script src="static/app.js" defer></script>' in await page.text()
+            async with session.get(base + "static/app.js") as script:
+                assert script.status == 200
+            async with session.post(base + "api/session", json={"initData": "x"}) as refused:
+                assert refused.status == 401
+                assert await refused.json() == {
+                    "error": "Apri il tavolo da Telegram: questa pagina funziona solo lì."
+                }
+        assert await post(port, b"[1, 2]") == 400  # the webhook's route is still its own
+    finally:
+        stopping.set()
+        await serving
+        store.close()
+    clash = Webhook(webhook.url, "127.0.0.1", port, "app", SECRET)
+    with pytest.raises(ServingError, match="need different paths"):
+        webhook_app(application, clash)

@@ -6,7 +6,8 @@ const tg = (window.Telegram && window.Telegram.WebApp) || null;
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const FIGURES = { it: { J: "F", Q: "C", K: "R" }, en: { J: "J", Q: "Q", K: "K" } };
+// The Italian deck's figures: fante, cavallo, re (jack, knight, king).
+const FIGURES = { it: { J: "F", Q: "C", K: "R" }, en: { J: "J", Q: "Kn", K: "K" } };
 
 let session = sessionStorage.getItem("tavolo.session") || "";
 let matchId = null;
@@ -143,6 +144,8 @@ function render() {
   document.documentElement.lang = s.lang;
   $("title").textContent = s.title;
   $("cockpit-title").textContent = s.words.details;
+  $("table").setAttribute("aria-label", s.words.area_table);
+  $("hand").setAttribute("aria-label", s.words.area_hand);
   $("text").textContent = s.text;
   const table = $("table");
   const hand = $("hand");
