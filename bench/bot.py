@@ -353,7 +353,15 @@ def main(argv: list[str]) -> int:
         default=os.environ.get("TEST_DATABASE_URL", ""),
         help="the PostgreSQL server for --instances (default: TEST_DATABASE_URL)",
     )
+    parser.add_argument(
+        "--page", action="store_true", help="the players use the Mini App's page (issue 28)"
+    )
     args, _ = parser.parse_known_args(argv)
+    if args.page:
+        from bench.pages import run_pages
+
+        asyncio.run(run_pages(args.matches, args.seconds, args.seed))
+        return 0
     if args.instances:
         if not args.url:
             parser.error("--instances needs --url postgresql+psycopg://... (or TEST_DATABASE_URL)")

@@ -40,14 +40,17 @@ class Hands:
                 return Answer(t(lang, "ans.no_match"))
             if not 0 <= data.seat < len(record.seats) or record.seats[data.seat].user_id != user_id:
                 return Answer(t(lang, "ans.not_yours"))
+            match = self.matches.engine(record)
+            if data.seat in match.computer_seats:  # its player left: the bot plays it now
+                return Answer(t(lang, "ans.abandoned"))
             try:
                 op = Op(data.op)
             except ValueError:
                 return Answer(t(lang, "ans.stale"))
-            match = self.matches.engine(record)
             ui = ui_of(record.seats[data.seat])
             drawn_in = context_token(match.view(data.seat).hand, ui)
-            if op not in ANY_CONTEXT and data.context != drawn_in:
+            behind = not page and (record.id, data.seat) in self.shows.behind
+            if behind or (op not in ANY_CONTEXT and data.context != drawn_in):
                 self.shows.hand(record, data.seat)  # an old keyboard: show the current one
                 return Answer(t(lang, "ans.stale"))
             seat = data.seat
@@ -57,7 +60,9 @@ class Hands:
             async def set_ui(new: HandUI) -> None:
                 saved = replace(new, version=ui.version)
                 await self.store.off(save_ui, self.store, record.id, seat, saved)
-                if not page:
+                if page:  # the chat shows it at the next move, or at its next press
+                    self.shows.behind.add((record.id, seat))
+                else:
                     self.shows.hand(record, seat, tap=True)
 
             async def move(action: str, ui_after: HandUI) -> Answer:

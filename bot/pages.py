@@ -33,6 +33,8 @@ from storage import MatchRecord
 
 Press = Callable[[callbacks.Callback, int, str], Awaitable[Answer]]
 """A press on the hand as the page makes it: the decoded button, the user, the language."""
+SHARED_LOOK = 1.0
+"""Seconds between looks at a watched match when instances share the database."""
 MAX_ARG = 200
 """Characters of a tap's argument (a hand's whole order is the longest)."""
 WORDS = (
@@ -40,7 +42,8 @@ WORDS = (
     *("details", "your_turn", "waiting", "over", "area_table", "area_hand"),
 )
 """The page's own words (``web.<word>``), sent with its state in the user's language."""
-_ARG = re.compile(r"[A-Za-z0-9 .#=]*")
+_ARG = re.compile(r"[A-Za-z0-9 =_.^-]*")
+"""A tap's argument: what a hand button's carries (``callbacks``), and spaces (an order)."""
 _TAG = re.compile(r"<[^>]+>")
 
 
@@ -69,6 +72,7 @@ class Pages:
         self.press = press
         self.clock = clock
         self._watching: dict[int, set[asyncio.Event]] = {}
+        self._looking: dict[int, asyncio.Task[None]] = {}
         shows.watchers.append(self.changed)
 
     def seat(self, record: MatchRecord, user_id: int) -> int:
@@ -149,9 +153,13 @@ class Pages:
     # --- who watches -------------------------------------------------------------------------
 
     def watch(self, match_id: int) -> asyncio.Event:
-        """An event set at the match's next change (:meth:`unwatch` it when done)."""
+        """An event set at the match's next change (:meth:`unwatch` it when done). Where other
+        instances share the database, one look a second per match watched, off the event
+        loop, sees their moves too."""
         event = asyncio.Event()
         self._watching.setdefault(match_id, set()).add(event)
+        if self.shared and match_id not in self._looking:
+            self._looking[match_id] = asyncio.create_task(self._look(match_id))
         return event
 
     def unwatch(self, match_id: int, event: asyncio.Event) -> None:
@@ -161,6 +169,28 @@ class Pages:
             events.discard(event)
             if not events:
                 del self._watching[match_id]
+                looking = self._looking.pop(match_id, None)
+                if looking is not None:
+                    looking.cancel()
+
+    async def _look(self, match_id: int) -> None:
+        """Tell the pages of a match another instance changed (see :meth:`watch`)."""
+        seen: tuple[object, ...] | None = None
+        while True:
+            try:
+                now: tuple[object, ...] | None = await self.matches.store.off(self._stamp, match_id)
+            except Exception:  # the database is away: look again later
+                now = seen
+            if seen is not None and now != seen:
+                self.changed(match_id)
+            seen = now
+            await asyncio.sleep(SHARED_LOOK)
+
+    def _stamp(self, match_id: int) -> tuple[object, ...]:
+        """What changes with any change of the stored match (its version, a seat's hand UI,
+        its status)."""
+        record = self.matches.store.get_match(match_id)
+        return record.version, record.status, *(s.ui.version for s in record.seats)
 
     def changed(self, match_id: int) -> None:
         """The match changed: every page watching it asks for its state again."""

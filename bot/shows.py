@@ -89,6 +89,9 @@ class Shows:
         """The Mini App's page of a match (None: no Mini App): the hand's 🃏 button opens it."""
         self.group_link: Callable[[int], str] | None = None
         """The Mini App's direct link to a match, which its group's table offers."""
+        self.behind: set[tuple[int, int]] = set()
+        """Seats whose hand a tap in the Mini App changed (a card lifted) since their chat's
+        hand message was last asked to show it: a press there acts on what it does not show."""
         self.watchers: list[Callable[[int], None]] = []
         """Told of each match whose hands change (the Mini App's pages watching it)."""
         self.bells = Bells(matches, people, outbox, clock, self._claim, self.report_blocked)
@@ -258,6 +261,7 @@ class Shows:
         message below it; in a private match it waits for the table, and goes below it.
         ``record``: the match as stored now (what the hand shows is read when it goes out)."""
         match_id = record.id
+        self.behind.discard((match_id, seat))
         for watcher in self.watchers:
             watcher(match_id)
         user = record.seats[seat].user_id

@@ -21,6 +21,7 @@ import hashlib
 import hmac
 import json
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 INIT_DATA_MAX_AGE = 3600
@@ -28,6 +29,8 @@ INIT_DATA_MAX_AGE = 3600
 as it opens)."""
 SESSION_SECONDS = 6 * 3600
 """Seconds a session lasts: a long match; the page then asks Telegram's data again."""
+TICKET_SECONDS = 60
+"""Seconds a ticket to a live channel may open it (the page asks for a new one to reopen)."""
 MAX_INIT_DATA = 4096
 """Bytes of ``initData`` read (Telegram's are a few hundred)."""
 
@@ -71,7 +74,7 @@ def check_init_data(init_data: str, token: str, now: float) -> WebUser:
         raise NotSigned("no hash, or a field twice")
     check = "\n".join(f"{key}={fields[key]}" for key in sorted(fields))
     mac = hmac.new(_key(token, b"WebAppData"), check.encode(), hashlib.sha256).hexdigest()
-    if not hmac.compare_digest(mac, given.lower()):
+    if not hmac.compare_digest(mac.encode(), given.lower().encode()):
         raise NotSigned("bad hash")
     try:
         signed_at = int(fields.get("auth_date", ""))
@@ -97,21 +100,15 @@ def _user(text: str) -> WebUser:
 
 def issue_session(user: WebUser, token: str, now: float) -> str:
     """A session token for ``user``, good for :data:`SESSION_SECONDS`."""
-    body = json.dumps([user.id, int(now) + SESSION_SECONDS, user.name, user.language])
-    payload = base64.urlsafe_b64encode(body.encode()).decode().rstrip("=")
-    return payload + "." + _session_mac(payload, token)
+    return _sign(
+        b"TavoloSession", [user.id, int(now) + SESSION_SECONDS, user.name, user.language], token
+    )
 
 
 def check_session(session: str, token: str, now: float) -> WebUser:
     """The user of a session this bot issued and that has not expired (:class:`NotSigned`)."""
-    payload, _, mac = session.partition(".")
-    if len(session) > 1024 or not mac:
-        raise NotSigned("no session")
-    if not hmac.compare_digest(_session_mac(payload, token), mac):
-        raise NotSigned("bad session")
     try:
-        padded = payload + "=" * (-len(payload) % 4)
-        user_id, expires, name, language = json.loads(base64.urlsafe_b64decode(padded))
+        user_id, expires, name, language = _unsign(b"TavoloSession", session, token)
     except (ValueError, TypeError):
         raise NotSigned("bad session") from None
     if now >= expires:
@@ -119,6 +116,42 @@ def check_session(session: str, token: str, now: float) -> WebUser:
     return WebUser(int(user_id), str(name), str(language))
 
 
-def _session_mac(payload: str, token: str) -> str:
-    digest = hmac.new(_key(token, b"TavoloSession"), payload.encode(), hashlib.sha256).digest()
+def issue_ticket(user_id: int, match_id: int, token: str, now: float) -> str:
+    """A ticket to one match's live channel for ``user_id``, good for :data:`TICKET_SECONDS`
+    (an address holds it: a session would be left in the logs of whatever it passes)."""
+    return _sign(b"TavoloTicket", [user_id, match_id, int(now) + TICKET_SECONDS], token)
+
+
+def check_ticket(ticket: str, match_id: int, token: str, now: float) -> int:
+    """The user of a good ticket to ``match_id``'s live channel (:class:`NotSigned`)."""
+    try:
+        user_id, ticket_match, expires = _unsign(b"TavoloTicket", ticket, token)
+    except (ValueError, TypeError):
+        raise NotSigned("bad ticket") from None
+    if ticket_match != match_id or now >= expires:
+        raise NotSigned("ticket expired, or for another match")
+    return int(user_id)
+
+
+def _sign(purpose: bytes, body: list[object], token: str) -> str:
+    """``body`` as JSON, and its signature with the bot token's key for ``purpose``."""
+    payload = base64.urlsafe_b64encode(json.dumps(body).encode()).decode().rstrip("=")
+    return payload + "." + _mac(purpose, payload, token)
+
+
+def _unsign(purpose: bytes, text: str, token: str) -> list[Any]:
+    """The body of what :func:`_sign` signed for ``purpose`` (:class:`NotSigned` if not)."""
+    payload, _, mac = text.partition(".")
+    if len(text) > 1024 or not mac:
+        raise NotSigned("not signed")
+    if not hmac.compare_digest(_mac(purpose, payload, token).encode(), mac.encode()):
+        raise NotSigned("bad signature")
+    body = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    if not isinstance(body, list):
+        raise NotSigned("not a body")
+    return body
+
+
+def _mac(purpose: bytes, payload: str, token: str) -> str:
+    digest = hmac.new(_key(token, purpose), payload.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")

@@ -12,6 +12,7 @@ language, with the HTTP status that says what kind.
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import re
 import time
@@ -19,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 from urllib.parse import urlsplit
 
 import tornado.web
@@ -28,16 +29,27 @@ from tornado.iostream import StreamClosedError
 
 from bot.i18n import DEFAULT, t
 from bot.pages import Pages, Refused
-from bot.webapp.auth import NotSigned, WebUser, check_init_data, check_session, issue_session
+from bot.webapp.auth import (
+    NotSigned,
+    WebUser,
+    check_init_data,
+    check_session,
+    check_ticket,
+    issue_session,
+    issue_ticket,
+)
 
 STATIC: Final = Path(__file__).parent / "static"
 MAX_BODY: Final = 16 * 1024
 """Bytes a request's body may hold (a tap, or Telegram's ``initData``)."""
 KEEP_ALIVE: Final = 20.0
 """Seconds between the live channel's keep-alive comments (proxies close silent streams)."""
-SHARED_LOOK: Final = 1.0
-"""Seconds between looks at the stored match when instances share the database (a move made on
-another instance wakes no page here)."""
+STREAM_SECONDS: Final = 600.0
+"""Seconds a live channel stays open; the page then opens it again with a new ticket."""
+STREAMS_EACH: Final = 4
+"""Live channels a user may hold open at once (a few devices)."""
+STREAMS: Final = 5000
+"""Live channels this process holds open at most."""
 Clock = Callable[[], float]
 
 
@@ -103,10 +115,11 @@ def routes(pages: Pages, token: str, path: str = "/", clock: Clock = time.time) 
     api = {"pages": pages, "token": token, "clock": clock}
     return [
         (rf"{base}/", _Page),
-        (rf"{base}/static/(.*)", tornado.web.StaticFileHandler, {"path": str(STATIC)}),
+        (rf"{base}/static/(.*)", _Files, {"path": str(STATIC)}),
         (rf"{base}/api/session", _Session, api),
         (rf"{base}/api/matches/(\d{{1,18}})", _State, api),
         (rf"{base}/api/matches/(\d{{1,18}})/act", _Act, api),
+        (rf"{base}/api/matches/(\d{{1,18}})/ticket", _Ticket, api),
         (rf"{base}/api/matches/(\d{{1,18}})/live", _Live, api),
     ]
 
@@ -136,9 +149,19 @@ class _Page(tornado.web.RequestHandler):
 
 
 _POLICY: Final = (
-    "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
-    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
+    "default-src 'self'; script-src 'self' https://telegram.org/js/telegram-web-app.js; "
+    "style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors https://telegram.org https://*.telegram.org"
 )
+"""What the page may load and where it may be framed (Telegram's web clients frame it)."""
+
+
+class _Files(tornado.web.StaticFileHandler):
+    """The page's files, under the page's own policy (``static/index.html`` is the page too)."""
+
+    def set_default_headers(self) -> None:
+        """The page's content policy."""
+        self.set_header("Content-Security-Policy", _POLICY)
 
 
 class _Api(tornado.web.RequestHandler):
@@ -155,6 +178,10 @@ class _Api(tornado.web.RequestHandler):
         self.set_header("Cache-Control", "no-store")
         self.set_header("Content-Type", "application/json; charset=utf-8")
 
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        """Whatever went wrong, the page gets JSON (tornado's own error page is HTML)."""
+        self.finish(json.dumps({"error": str(t(DEFAULT, "ans.error"))}, ensure_ascii=False))
+
     def send(self, body: Mapping[str, Any], status: HTTPStatus = HTTPStatus.OK) -> None:
         """Answer with ``body`` as JSON."""
         self.set_status(status)
@@ -164,12 +191,10 @@ class _Api(tornado.web.RequestHandler):
         """Answer a refusal in words."""
         self.send({"error": str(t(lang, key))}, status)
 
-    def user(self, session: str | None = None) -> WebUser | None:
+    def user(self) -> WebUser | None:
         """The session's user (None, and the request refused, without a good one)."""
-        given = session
-        if given is None:
-            header = self.request.headers.get("Authorization", "")
-            given = header[7:] if header.startswith("Bearer ") else ""
+        header = self.request.headers.get("Authorization", "")
+        given = header[7:] if header.startswith("Bearer ") else ""
         try:
             return check_session(given, self.token, self.clock())
         except NotSigned:
@@ -179,7 +204,8 @@ class _Api(tornado.web.RequestHandler):
     def body(self) -> dict[str, Any] | None:
         """The request's JSON object (None, and the request refused, if it is none)."""
         try:
-            body = json.loads(self.request.body or b"null")
+            too_long = len(self.request.body) > MAX_BODY  # the webhook's server takes more
+            body = None if too_long else json.loads(self.request.body or b"null")
         except ValueError:
             body = None
         if not isinstance(body, dict):
@@ -247,9 +273,31 @@ class _Act(_Api):
             self.refused(refusal, user)
 
 
+class _Ticket(_Api):
+    """``POST``: a ticket to the match's live channel (:func:`~bot.webapp.auth.issue_ticket`)."""
+
+    def post(self, match_id: str) -> None:
+        """The ticket, for a user with a seat in the match."""
+        user = self.user()
+        if user is None:
+            return
+        try:
+            self.pages.fingerprint(int(match_id), user.id)
+        except Refused as refusal:
+            self.refused(refusal, user)
+            return
+        self.send({"ticket": issue_ticket(user.id, int(match_id), self.token, self.clock())})
+
+
 class _Live(_Api):
-    """``GET ?session=...``: Server-Sent Events, ``changed`` at each change of the match (the
-    page then asks for its state), a comment every :data:`KEEP_ALIVE` seconds."""
+    """``GET ?ticket=...``: Server-Sent Events, ``changed`` at each change of the match (the page
+    then asks for its state), a comment every :data:`KEEP_ALIVE` seconds. A stream ends once
+    the match is over, and after :data:`STREAM_SECONDS` (the page comes back with a new
+    ticket, so an ended session hears no more); a user has :data:`STREAMS_EACH` at most, the
+    process :data:`STREAMS`."""
+
+    open: ClassVar[collections.Counter[int]] = collections.Counter()
+    """Streams open, by user."""
 
     def set_default_headers(self) -> None:
         """An event stream, never cached nor buffered by a proxy."""
@@ -258,47 +306,54 @@ class _Live(_Api):
         self.set_header("X-Accel-Buffering", "no")
 
     async def get(self, match_id: str) -> None:
-        """Stream the match's changes until the page goes."""
-        user = self.user(self.get_argument("session", ""))
-        if user is None:
-            return
+        """Stream the match's changes until the page goes (or the match ends)."""
         number = int(match_id)
+        self.set_header("Content-Type", "application/json; charset=utf-8")
         try:
-            seen = self.pages.fingerprint(number, user.id)
-        except Refused as refusal:
-            self.set_header("Content-Type", "application/json; charset=utf-8")
-            self.refused(refusal, user)
+            user_id = check_ticket(
+                self.get_argument("ticket", ""), number, self.token, self.clock()
+            )
+        except NotSigned:
+            self.refuse(HTTPStatus.UNAUTHORIZED, "web.signed_out")
             return
+        lang = self.pages.people.user_lang(user_id)
+        if self.open[user_id] >= STREAMS_EACH or self.open.total() >= STREAMS:
+            self.refuse(HTTPStatus.TOO_MANY_REQUESTS, "web.too_many", lang)
+            return
+        try:
+            seen = self.pages.fingerprint(number, user_id)
+        except Refused as refusal:
+            self.refuse(HTTPStatus.FORBIDDEN, refusal.key, lang)
+            return
+        self.set_header("Content-Type", "text/event-stream")
         event = self.pages.watch(number)
         self._gone, self._event = asyncio.Event(), event
+        self.open[user_id] += 1
         try:
-            await self._stream(number, user.id, event, seen)
+            await self._stream(number, user_id, event, seen)
         except (StreamClosedError, Refused):
             pass
         finally:
+            self.open[user_id] -= 1
+            if not self.open[user_id]:
+                del self.open[user_id]
             self.pages.unwatch(number, event)
 
-    async def _stream(
-        self, match_id: int, user_id: int, event: asyncio.Event, seen: object
-    ) -> None:
+    async def _stream(self, match_id: int, user_id: int, event: asyncio.Event, seen: Any) -> None:
         self.write("retry: 1000\n\n")
         await self.flush()
-        wait = SHARED_LOOK if self.pages.shared else KEEP_ALIVE
-        quiet = 0.0
-        while not self._gone.is_set():
+        ends = self.clock() + STREAM_SECONDS
+        while not self._gone.is_set() and self.clock() < ends and seen[2] == "playing":
             try:
-                await asyncio.wait_for(event.wait(), wait)
+                await asyncio.wait_for(event.wait(), KEEP_ALIVE)
             except TimeoutError:
-                quiet += wait
+                self.write(": still here\n\n")
+                await self.flush()
             event.clear()
             now = self.pages.fingerprint(match_id, user_id)
             if now != seen:
-                seen, quiet = now, 0.0
+                seen = now
                 self.write("event: changed\ndata: {}\n\n")
-                await self.flush()
-            elif quiet >= KEEP_ALIVE:
-                quiet = 0.0
-                self.write(": still here\n\n")
                 await self.flush()
 
     def on_connection_close(self) -> None:

@@ -172,6 +172,13 @@ async def test_scopone_abandon_hands_the_seat_to_the_computer(
         record = service.store.get_match(match_id)
         assert service.engine(record).to_play == 3  # Sara's turn now, a person: it waits
         assert len(moves) == 2
+        # Her seat is the computer's now: her old hand's buttons play it no more.
+        hand = server.message(1001, record.seats[0].hand_message_id or 0)
+        assert hand is not None
+        card = next(data for data in keyboard_data(hand).values() if data)
+        answer = await anna.press(1001, hand.message_id, card, force=True).answered()
+        assert answer["text"] == "Hai abbandonato la partita."
+        assert len(service.store.moves(match_id)) == 2
 
 
 async def test_open_hands_partner_sees_the_draw(

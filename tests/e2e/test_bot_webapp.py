@@ -5,6 +5,7 @@ the page show one state; every attack is refused and changes nothing."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -34,6 +35,7 @@ from testkit.s40_helpers import position
 ANNA, LUCA, OTTO, GROUP = 1001, 1002, 1003, -100700
 PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en")]
 WEBAPP = WebApp("https://tavolo.test/app/")
+TOO_MANY = "You already have too many pages open: close one and try again."
 RANKS = {"A", "J", "Q", "K", "🃏", *map(str, range(2, 11))}
 
 
@@ -69,8 +71,8 @@ class Page:
             self.session = response.json()["session"]
         return response
 
-    def _auth(self) -> dict[str, str]:
-        return {"Authorization": "Bearer " + self.session}
+    def _auth(self) -> dict[str, bytes]:
+        return {"Authorization": ("Bearer " + self.session).encode()}  # as bytes: any text
 
     async def state(self, match_id: int | None = None) -> httpx.Response:
         return await self.client.get(
@@ -84,6 +86,14 @@ class Page:
         return await self.client.post(
             f"api/matches/{self.match_id}/act", json=body, headers=self._auth()
         )
+
+    async def live(self) -> str:
+        """The address of the match's live channel, with a ticket to it."""
+        response = await self.client.post(
+            f"api/matches/{self.match_id}/ticket", headers=self._auth()
+        )
+        assert response.status_code == 200, response.text
+        return f"api/matches/{self.match_id}/live?ticket={response.json()['ticket']}"
 
     async def tap(self, op: str, arg: str = "") -> dict[str, Any]:
         """A tap that the bot takes: its answer's words."""
@@ -222,9 +232,13 @@ async def test_attacks_on_the_page_are_refused_and_change_nothing(
             assert (bad.status_code, bad.json()) == (400, {"error": "Richiesta non valida."})
         # Without a session, or with a forged one: nothing.
         expired = "Sessione scaduta: riapri il tavolo con il pulsante 🃏 Tavolo sotto le tue carte."
-        luca.session = "e30.forged"
-        for response in (await luca.state(), await luca.send("dr", context="x")):
-            assert (response.status_code, response.json()) == (401, {"error": expired})
+        for forged in ("e30.forged", "e30.fàlso", "€"):  # not even ASCII: still a 401
+            luca.session = forged
+            for response in (await luca.state(), await luca.send("dr", context="x")):
+                assert (response.status_code, response.json()) == (401, {"error": expired})
+        nonascii = genuine.replace("hash=", "hash=%C3%A8")
+        refused = await luca.sign_in(nonascii)
+        assert (refused.status_code, refused.json()) == (401, {"error": not_signed})
 
         await luca.sign_in(genuine)
         await anna.sign_in(init_data(server.token, ANNA, "Anna"))
@@ -237,6 +251,27 @@ async def test_attacks_on_the_page_are_refused_and_change_nothing(
         assert (response.status_code, response.json()) == not_yours
         response = await luca.state(match_id + 1)
         assert response.status_code == 404
+        # A live channel needs a ticket to that very match, of someone seated there.
+        ticket = (await luca.live()).split("ticket=")[1]
+        for address in (
+            f"api/matches/{match_id}/live?ticket=",
+            f"api/matches/{match_id}/live?ticket=forged.x",
+            f"api/matches/{match_id + 1}/live?ticket={ticket}",
+            f"api/matches/{match_id}/live?session={luca.session}",
+        ):
+            response = await client.get(address)
+            assert (response.status_code, response.json()) == (401, {"error": expired})
+        response = await client.post(f"api/matches/{match_id}/ticket", headers=otto._auth())
+        assert (response.status_code, response.json()) == not_yours
+        # Four live channels at once for a person (a few devices), not a fifth.
+        async with contextlib.AsyncExitStack() as streams:
+            lines = []  # each stream's lines, kept: a stream's reader let go closes it
+            for _ in range(4):
+                stream = await streams.enter_async_context(client.stream("GET", await luca.live()))
+                lines.append(stream.aiter_lines())
+                assert await anext(lines[-1]) == "retry: 1000"
+            response = await client.get(await luca.live())
+            assert (response.status_code, response.json()) == (429, {"error": TOO_MANY})
         # Anna's session plays Anna's seat only: not her turn, and Luca's cards are not hers.
         assert (await anna.tap("dr"))["answer"] == "Non è il tuo turno."
         assert "JK" not in [c["card"] for c in (await anna.state()).json()["table"]["hand"]]
@@ -253,8 +288,15 @@ async def test_attacks_on_the_page_are_refused_and_change_nothing(
         assert (await luca.tap(discard["op"], discard["arg"]))["answer"] == ""
         assert (await luca.tap("dr"))["answer"] == "It is not your turn."
         assert [m.action for m in service.store.moves(match_id)] == ["draw", "discard 2S"]
-        # The page of a finished match: its end, and no tap.
-        await service.store.off(service.store.set_status, match_id, "stopped")
+        # The page of a finished match: its end, and no tap; its live channel ends.
+        async with client.stream("GET", await luca.live()) as stream:
+            events = stream.aiter_lines()
+            assert await anext(events) == "retry: 1000"
+            await service.store.off(service.store.set_status, match_id, "stopped")
+            service.pages.changed(match_id)
+            assert await next_event(events) == "event: changed"
+            rest = [line async for line in events if line and not line.startswith("data:")]
+            assert rest == []  # the stream ended
         state = (await luca.state()).json()
         assert (state["running"], state["actions"], state["table"]) == (False, [], {})
         assert (await luca.tap("dr", ""))["answer"] == "This match is gone."
@@ -276,8 +318,7 @@ async def test_a_move_reaches_every_open_page_and_the_chat(
         anna, luca = Page(client, match_id), Page(client, match_id)
         await anna.sign_in(init_data(server.token, ANNA, "Anna"))
         await luca.sign_in(init_data(server.token, LUCA, "Luca"))
-        live = f"api/matches/{match_id}/live?session={anna.session}"
-        async with client.stream("GET", live) as stream:
+        async with client.stream("GET", await anna.live()) as stream:
             assert stream.headers["content-type"] == "text/event-stream"
             events = stream.aiter_lines()
             assert await anext(events) == "retry: 1000"
@@ -316,3 +357,37 @@ def chat_hand(server: FakeTelegramServer, service: Tavolo, match_id: int, user: 
     message = server.message(user, record.seats[seat].hand_message_id or 0)
     assert message is not None
     return message
+
+
+async def test_the_page_takes_the_discard_and_the_chat_never_acts_on_what_it_does_not_show(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    luca_user = seat_people(server, GROUP, "Tavolo di prova", PEOPLE)[1]
+    match_id = rigged_store(tmp_path / "d.db")
+    async with (
+        running_bot(server, tmp_path / "d.db", webapp=WEBAPP) as service,
+        serving_page(service, server.token, WEBAPP) as base,
+        httpx.AsyncClient(base_url=base) as client,
+    ):
+        await settle(server, service)
+        luca = Page(client, match_id)
+        await luca.sign_in(init_data(server.token, LUCA, "Luca"))
+        # Lifted in the chat, then changed in the page: the chat's old keyboard is refused
+        # (it would stage what it does not show) and shows the hand again.
+        hand = chat_hand(server, service, match_id, LUCA)
+        await luca_user.press(LUCA, hand.message_id, button_data(hand, "10♠")).answered()
+        await settle(server, service)
+        await luca.lift("2S")
+        hand = chat_hand(server, service, match_id, LUCA)
+        assert "✓10♠" in keyboard_data(hand) and "✓2♠" not in keyboard_data(hand)
+        stage = await luca_user.press(LUCA, hand.message_id, button_data(hand, "➕")).answered()
+        assert stage["text"] == "This button is no longer valid."
+        await settle(server, service)
+        assert {"✓10♠", "✓2♠"} <= set(keyboard_data(chat_hand(server, service, match_id, LUCA)))
+        assert not service.store.get_match(match_id).seats[1].ui.staged
+        # The discard's top, taken with a tap on the pile, to open with it.
+        state = (await luca.state()).json()
+        tap = state["table"]["discard"]["tap"]
+        assert (await luca.tap(tap["op"], tap["arg"]))["answer"] == ""
+        assert (await luca.state()).json()["table"]["discard"]["selected"] is True

@@ -23,7 +23,7 @@ function chosenMatch() {
   return /^\d{1,18}$/.test(text) ? text : null;
 }
 
-async function api(path, body) {
+async function api(path, body, again = true) {
   const options = { headers: { Authorization: "Bearer " + session } };
   if (body !== undefined) {
     options.method = "POST";
@@ -32,7 +32,9 @@ async function api(path, body) {
   }
   const response = await fetch("api/" + path, options);
   const data = await response.json().catch(() => ({}));
-  if (response.status === 401 && path !== "session" && (await signIn())) return api(path, body);
+  if (response.status === 401 && again && path !== "session" && (await signIn())) {
+    return api(path, body, false);  // once: a session that expired is traded again
+  }
   if (!response.ok) throw new Error(data.error || response.statusText);
   return data;
 }
@@ -257,11 +259,25 @@ async function refresh() {
   }
 }
 
-function listen() {
+// The live channel: a short ticket opens it (a session never goes in an address); when the
+// bot ends it (every few minutes, or once the match is over) a new ticket reopens it.
+async function listen() {
   if (live) live.close();
-  live = new EventSource("api/matches/" + matchId + "/live?session=" + encodeURIComponent(session));
+  live = null;
+  if (state && !state.running) return;
+  let ticket;
+  try {
+    ticket = (await api("matches/" + matchId + "/ticket", {})).ticket;
+  } catch (error) {
+    setTimeout(listen, 5000);
+    return;
+  }
+  live = new EventSource("api/matches/" + matchId + "/live?ticket=" + encodeURIComponent(ticket));
   live.addEventListener("changed", () => refresh());
   live.addEventListener("open", () => refresh());
+  live.addEventListener("error", () => {
+    if (live && live.readyState === EventSource.CLOSED) setTimeout(listen, 1000);
+  });
 }
 
 async function start() {
@@ -272,7 +288,10 @@ async function start() {
   dragging();
   matchId = chosenMatch();
   if (!matchId) return show("?");
-  if (!session && !(await signIn())) return;
+  // Telegram's data names who is here now: a session kept from before may be someone else's.
+  if ((tg && tg.initData) || !session) {
+    if (!(await signIn())) return;
+  }
   await refresh();
   listen();
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
