@@ -49,10 +49,14 @@ class PagePlayer:
         answer = await self.client.post("api/session", json={"initData": self.init_data})
         self.session = answer.json()["session"]
         self.channel = asyncio.create_task(self._listen())
-        await self.heard.wait()  # the channel is open
+        await asyncio.wait_for(self.heard.wait(), 60)  # the channel is open
 
     async def _listen(self) -> None:
-        path = f"api/matches/{self.match_id}/live?session={self.session}"
+        ticket = await self.client.post(
+            f"api/matches/{self.match_id}/ticket",
+            headers={"Authorization": "Bearer " + self.session},
+        )
+        path = f"api/matches/{self.match_id}/live?ticket={ticket.json()['ticket']}"
         async with self.client.stream("GET", path, timeout=None) as stream:
             async for line in stream.aiter_lines():
                 if line.startswith("retry:"):

@@ -46,6 +46,8 @@ class Bells:
         self.claim = claim
         self.blocked = blocked
         """Told of a seat whose player the bot cannot write to (match, seat)."""
+        self.on_page: Callable[[int, int], bool] = lambda match_id, user: False
+        """Whether the user has the match's page open (no bell rings for a player looking)."""
         self._ringing: dict[tuple[int, int], int] = {}
 
     def ring(self, record: MatchRecord) -> None:
@@ -70,11 +72,15 @@ class Bells:
 
     def _bell_turn(self, record: MatchRecord, seat: int) -> int | None:
         """The turn the seat's bell should ring for, or None (not its turn, or no bell: a
-        person alone in a private match is looking at the game already)."""
+        person alone in a private match, or one with the match's page open, is looking at the
+        game already)."""
         if record.status != "playing" or record.state_json is None:
             return None
         if alone(record):
             return None
+        user = record.seats[seat].user_id
+        if user is not None and self.on_page(record.id, user):
+            return None  # the player looks at the match's page: it says whose turn it is
         match = self.matches.engine(record)
         if match.to_play != seat or self.matches.is_computer(record, match, seat):
             return None

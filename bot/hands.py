@@ -51,7 +51,7 @@ class Hands:
             drawn_in = context_token(match.view(data.seat).hand, ui)
             behind = not page and (record.id, data.seat) in self.shows.behind
             if behind or (op not in ANY_CONTEXT and data.context != drawn_in):
-                self.shows.hand(record, data.seat)  # an old keyboard: show the current one
+                self.shows.hand(record, data.seat, chat=True)  # an old keyboard: the current one
                 return Answer(t(lang, "ans.stale"))
             seat = data.seat
 
@@ -63,7 +63,7 @@ class Hands:
                 if page:  # the chat shows it at the next move, or at its next press
                     self.shows.behind.add((record.id, seat))
                 else:
-                    self.shows.hand(record, seat, tap=True)
+                    self.shows.hand(record, seat, tap=True, chat=True)
 
             async def move(action: str, ui_after: HandUI) -> Answer:
                 after = replace(ui_after, version=ui.version)
@@ -75,5 +75,5 @@ class Hands:
                 # A refusal may come from a hand that shows less than is stored (an instance
                 # died before it showed a tap): the hand shows the stored state again, if
                 # it does not already.
-                self.shows.hand(record, seat)
+                self.shows.hand(record, seat, chat=not page)
             return answer

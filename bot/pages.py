@@ -14,6 +14,8 @@ ask for the state again.
 from __future__ import annotations
 
 import asyncio
+import collections
+import logging
 import re
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -30,6 +32,8 @@ from bot.people import People
 from bot.render.table import time_left
 from bot.shows import Shows
 from storage import MatchRecord
+
+log = logging.getLogger(__name__)
 
 Press = Callable[[callbacks.Callback, int, str], Awaitable[Answer]]
 """A press on the hand as the page makes it: the decoded button, the user, the language."""
@@ -72,8 +76,11 @@ class Pages:
         self.press = press
         self.clock = clock
         self._watching: dict[int, set[asyncio.Event]] = {}
+        self._open: collections.Counter[tuple[int, int]] = collections.Counter()
+        """The pages open (their live channels), by match and user."""
         self._looking: dict[int, asyncio.Task[None]] = {}
         shows.watchers.append(self.changed)
+        shows.on_page = lambda match_id, user: (match_id, user) in self._open
 
     def seat(self, record: MatchRecord, user_id: int) -> int:
         """The user's seat in the match (:class:`Refused` if none)."""
@@ -151,6 +158,32 @@ class Pages:
         return self.matches.store.shared
 
     # --- who watches -------------------------------------------------------------------------
+
+    def opened(self, match_id: int, user_id: int) -> None:
+        """A page of the user's is open on the match (its live channel): while one is, the
+        chat's hand message waits (:attr:`Shows.on_page`)."""
+        self._open[(match_id, user_id)] += 1
+        record = self.matches.record_or_none(match_id)
+        if record is not None:
+            self.shows.ring(record)  # the player's bell, if it rang, goes
+
+    def closed(self, match_id: int, user_id: int) -> None:
+        """A page closed: once none is open, the chat's hand message catches up."""
+        key = (match_id, user_id)
+        self._open[key] -= 1
+        if self._open[key] > 0:
+            return
+        del self._open[key]
+        try:
+            record = self.matches.record_or_none(match_id)
+            if record is None or record.state_json is None:
+                return
+            for seat in record.seats:
+                if seat.user_id == user_id and (match_id, seat.seat) in self.shows.behind:
+                    self.shows.hand(record, seat.seat)
+            self.shows.ring(record)  # a bell, if it is the player's turn
+        except Exception:  # the database is away: the next move brings the chat up to date
+            log.exception("the hand of %s in match %s could not catch up", user_id, match_id)
 
     def watch(self, match_id: int) -> asyncio.Event:
         """An event set at the match's next change (:meth:`unwatch` it when done). Where other

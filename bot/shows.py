@@ -92,9 +92,14 @@ class Shows:
         self.behind: set[tuple[int, int]] = set()
         """Seats whose hand a tap in the Mini App changed (a card lifted) since their chat's
         hand message was last asked to show it: a press there acts on what it does not show."""
+        self.on_page: Callable[[int, int], bool] = lambda match_id, user: False
+        """Whether the user has the match's page open (:mod:`bot.pages`): their hand message
+        is brought up to date once they close it, not at every move meanwhile, and no turn
+        bell rings for them."""
         self.watchers: list[Callable[[int], None]] = []
         """Told of each match whose hands change (the Mini App's pages watching it)."""
         self.bells = Bells(matches, people, outbox, clock, self._claim, self.report_blocked)
+        self.bells.on_page = lambda match_id, user: self.on_page(match_id, user)
 
     def _claim(self, kind: str, match_id: int, seat: int = 0) -> Claim | None:
         """The claim of a live message's delivery, when instances may share the store (one
@@ -251,11 +256,14 @@ class Shows:
         tap: bool = False,
         watch: bool = False,
         retire: bool = False,
+        chat: bool = False,
     ) -> None:
         """Show a seat's latest hand in its private hand message (``fresh``: a new message,
         ``retire``: the old one deleted; ``tap``: a change of the player's own, gathered with
         the taps that follow it; ``watch``: another player's move, shown after the player's
-        own messages and a little later, so that the moves of a turn show in one edit).
+        own messages and a little later, so that the moves of a turn show in one edit;
+        ``chat``: a press in the chat asked for it, so it shows even while the player has the
+        match's page open).
 
         After the recap of a hand (:meth:`bot.endings.Endings.recap`) the next hand is a new
         message below it; in a private match it waits for the table, and goes below it.
@@ -266,6 +274,9 @@ class Shows:
             watcher(match_id)
         user = record.seats[seat].user_id
         if user is None:
+            return
+        if not chat and self.on_page(match_id, user):  # the page is looked at: the chat waits
+            self.behind.add((match_id, seat))
             return
         if match_id in self.summing and user == record.table_chat_id:
             return  # the table is posted first, then the hand below it (_hands_below)

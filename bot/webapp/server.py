@@ -329,6 +329,7 @@ class _Live(_Api):
         event = self.pages.watch(number)
         self._gone, self._event = asyncio.Event(), event
         self.open[user_id] += 1
+        self.pages.opened(number, user_id)
         try:
             await self._stream(number, user_id, event, seen)
         except (StreamClosedError, Refused):
@@ -338,6 +339,7 @@ class _Live(_Api):
             if not self.open[user_id]:
                 del self.open[user_id]
             self.pages.unwatch(number, event)
+            self.pages.closed(number, user_id)
 
     async def _stream(self, match_id: int, user_id: int, event: asyncio.Event, seen: Any) -> None:
         self.write("retry: 1000\n\n")

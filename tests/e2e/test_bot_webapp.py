@@ -318,6 +318,8 @@ async def test_a_move_reaches_every_open_page_and_the_chat(
         anna, luca = Page(client, match_id), Page(client, match_id)
         await anna.sign_in(init_data(server.token, ANNA, "Anna"))
         await luca.sign_in(init_data(server.token, LUCA, "Luca"))
+        anna_edits = len(edits_to(server, ANNA))
+        anna_sent = len(sends_to(server, ANNA))
         async with client.stream("GET", await anna.live()) as stream:
             assert stream.headers["content-type"] == "text/event-stream"
             events = stream.aiter_lines()
@@ -338,6 +340,17 @@ async def test_a_move_reaches_every_open_page_and_the_chat(
             state = (await luca.state()).json()
             assert state["table"]["discard"]["card"] == "2S" and not state["my_turn"]
             assert "🗑" not in "".join(keyboard_data(chat_hand(server, service, match_id, LUCA)))
+            # Anna looks at her page: her hand message in the chat waits meanwhile, and her
+            # turn rings no bell.
+            assert len(edits_to(server, ANNA)) == anna_edits
+            assert (await anna.state()).json()["my_turn"] is True
+            assert len(sends_to(server, ANNA)) == anna_sent
+        # Her page closed, it catches up: it shows what her page showed.
+        page_text = (await anna.state()).json()["text"]
+        await server.wait_for(lambda: chat_hand(server, service, match_id, ANNA).text == page_text)
+        assert len(edits_to(server, ANNA)) > anna_edits
+        await settle(server, service)
+        assert service.store.get_match(match_id).seats[0].turn_message_id is not None  # a bell
 
 
 async def next_event(lines: Any) -> str:
@@ -347,6 +360,16 @@ async def next_event(lines: Any) -> str:
             if line.startswith("event:"):
                 return str(line)
     raise AssertionError("the stream ended")
+
+
+def sends_to(server: FakeTelegramServer, user: int) -> list[Any]:
+    """The messages sent to the user's private chat."""
+    return [c for c in server.calls_of("sendMessage") if c.params["chat_id"] == user]
+
+
+def edits_to(server: FakeTelegramServer, user: int) -> list[Any]:
+    """The edits of messages in the user's private chat."""
+    return [c for c in server.calls_of("editMessageText") if c.params["chat_id"] == user]
 
 
 def chat_hand(server: FakeTelegramServer, service: Tavolo, match_id: int, user: int) -> Any:
