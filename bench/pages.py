@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import aiohttp
 
 from bench.bot import MESSAGE_METHODS
 from bench.players import USER_BASE, ms, seed_matches
@@ -31,55 +31,50 @@ WEBAPP = WebApp("https://tavolo.bench/app/")
 
 
 class PagePlayer:
-    """One player with the match's page open: a session, a live channel, taps."""
+    """One player with the match's page open: a session, a live channel, taps (aiohttp: it
+    keeps a hundred open streams cheaply)."""
 
-    def __init__(self, client: httpx.AsyncClient, match_id: int, user: int, token: str) -> None:
-        self.client, self.match_id, self.user = client, match_id, user
-        person = json.dumps({"id": user, "first_name": f"P{user}"})
-        fields = {"auth_date": str(int(time.time())), "user": person}
-        self.init_data = sign_init_data(fields, token)
+    def __init__(self, client: aiohttp.ClientSession, base: str, match_id: int, user: int) -> None:
+        self.client, self.base, self.match_id, self.user = client, base, match_id, user
         self.session = ""
         self.told: list[float] = []
         """When the live channel said the match changed."""
         self.heard = asyncio.Event()
+        self.changed = asyncio.Event()
         self.channel: asyncio.Task[None] | None = None
 
-    async def open(self) -> None:
-        """Sign in and open the live channel."""
-        answer = await self.client.post("api/session", json={"initData": self.init_data})
-        self.session = answer.json()["session"]
+    async def _call(self, method: str, path: str, body: object = None) -> dict[str, Any]:
+        headers = {"Authorization": "Bearer " + self.session}
+        url = self.base + path
+        async with self.client.request(method, url, json=body, headers=headers) as answer:
+            result: dict[str, Any] = await answer.json()
+            return result
+
+    async def open(self, token: str) -> None:
+        """Sign in with ``initData`` signed as Telegram signs it, and open the live channel."""
+        person = json.dumps({"id": self.user, "first_name": f"P{self.user}"})
+        data = sign_init_data({"auth_date": str(int(time.time())), "user": person}, token)
+        self.session = (await self._call("POST", "api/session", {"initData": data}))["session"]
         self.channel = asyncio.create_task(self._listen())
         await asyncio.wait_for(self.heard.wait(), 60)  # the channel is open
 
     async def _listen(self) -> None:
-        ticket = await self.client.post(
-            f"api/matches/{self.match_id}/ticket",
-            headers={"Authorization": "Bearer " + self.session},
-        )
-        path = f"api/matches/{self.match_id}/live?ticket={ticket.json()['ticket']}"
-        async with self.client.stream("GET", path, timeout=None) as stream:
-            async for line in stream.aiter_lines():
-                if line.startswith("retry:"):
+        ticket = (await self._call("POST", f"api/matches/{self.match_id}/ticket"))["ticket"]
+        url = f"{self.base}api/matches/{self.match_id}/live?ticket={ticket}"
+        async with self.client.get(url, timeout=aiohttp.ClientTimeout(total=None)) as stream:
+            async for line in stream.content:
+                if line.startswith(b"retry:"):
                     self.heard.set()
-                elif line.startswith("event: changed"):
+                elif line.startswith(b"event: changed"):
                     self.told.append(time.perf_counter())
+                    self.changed.set()
 
     async def state(self) -> dict[str, Any]:
-        answer = await self.client.get(
-            f"api/matches/{self.match_id}", headers={"Authorization": "Bearer " + self.session}
-        )
-        state: dict[str, Any] = answer.json()
-        return state
+        return await self._call("GET", f"api/matches/{self.match_id}")
 
     async def tap(self, op: str, arg: str, context: str) -> dict[str, Any]:
         body = {"op": op, "arg": arg, "context": context}
-        answer = await self.client.post(
-            f"api/matches/{self.match_id}/act",
-            json=body,
-            headers={"Authorization": "Bearer " + self.session},
-        )
-        result: dict[str, Any] = answer.json()
-        return result
+        return await self._call("POST", f"api/matches/{self.match_id}/act", body)
 
 
 class PageLoad:
@@ -95,17 +90,23 @@ class PageLoad:
         self._watching: set[asyncio.Task[None]] = set()
 
     async def play(self, players: list[PagePlayer], deadline: float) -> None:
-        """The match's players take their turns in their pages until ``deadline``."""
+        """The match's players take their turns in their pages until ``deadline``: like the
+        page, each asks for its state when its live channel says the match changed."""
         await asyncio.sleep(self.rng.uniform(0, 2))
-        while time.perf_counter() < deadline:
+        states = [await p.state() for p in players]
+        while time.perf_counter() < deadline and all(s["running"] for s in states):
+            mover = next((i for i, s in enumerate(states) if s["my_turn"]), None)
+            if mover is not None:
+                await asyncio.sleep(self.rng.uniform(1.0, 2.0))  # a person's pace
+                await self._turn(players[mover], players, states[mover])
+            else:  # someone else's turn (another instance, a timer): wait for a change
+                waits = [asyncio.create_task(p.changed.wait()) for p in players]
+                _, pending = await asyncio.wait(waits, timeout=5, return_when="FIRST_COMPLETED")
+                for wait in pending:
+                    wait.cancel()
             for player in players:
-                state = await player.state()
-                if not state["running"]:
-                    return
-                if state["my_turn"]:
-                    await self._turn(player, players, state)
-                    break
-            await asyncio.sleep(self.rng.uniform(1.0, 2.0))
+                player.changed.clear()
+            states = [await p.state() for p in players]
 
     async def _turn(
         self, player: PagePlayer, players: list[PagePlayer], state: dict[str, Any]
@@ -169,19 +170,16 @@ async def run_pages(matches: int, seconds: float, seed: int) -> None:
                 service = application.bot_data["tavolo"]
                 await server.wait_idle(application, timeout=300)
                 await service.drain()
-                limits = httpx.Limits(max_connections=4 * matches + 10)
+                connector = aiohttp.TCPConnector(limit=0)
                 async with (
                     serving_page(service, server.token, WEBAPP) as base,
-                    httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as client,
+                    aiohttp.ClientSession(connector=connector) as client,
                 ):
                     tables = [
-                        [
-                            PagePlayer(client, match_id, USER_BASE + 2 * n + k, server.token)
-                            for k in (0, 1)
-                        ]
+                        [PagePlayer(client, base, match_id, USER_BASE + 2 * n + k) for k in (0, 1)]
                         for n, (match_id, _) in enumerate(seeded)
                     ]
-                    await asyncio.gather(*(p.open() for players in tables for p in players))
+                    await asyncio.gather(*(p.open(server.token) for ps in tables for p in ps))
                     load = PageLoad(seed)
                     mark = server.mark()
                     cpu, began = time.process_time(), time.perf_counter()
