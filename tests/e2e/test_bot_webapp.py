@@ -414,3 +414,29 @@ async def test_the_page_takes_the_discard_and_the_chat_never_acts_on_what_it_doe
         tap = state["table"]["discard"]["tap"]
         assert (await luca.tap(tap["op"], tap["arg"]))["answer"] == ""
         assert (await luca.state()).json()["table"]["discard"]["selected"] is True
+
+
+async def test_the_page_of_a_match_that_ended_shows_how_it_ended(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    seat_people(server, GROUP, "Tavolo di prova", PEOPLE)
+    match_id = rigged_store(tmp_path / "e.db")
+    async with (
+        running_bot(server, tmp_path / "e.db", webapp=WEBAPP) as service,
+        serving_page(service, server.token, WEBAPP) as base,
+        httpx.AsyncClient(base_url=base) as client,
+    ):
+        await settle(server, service)
+        anna = Page(client, match_id)
+        await anna.sign_in(init_data(server.token, ANNA, "Anna"))
+        async with service.matches.lock(match_id):  # a confirmed /stop
+            await service.moves.move(service.store.get_match(match_id), None, "stop", "it")
+        await settle(server, service)
+        state = (await anna.state()).json()
+        assert (state["running"], state["my_turn"], state["actions"]) == (False, False, [])
+        assert state["text"] == chat_hand(server, service, match_id, ANNA).text
+        assert state["text"].splitlines() == [
+            "🃏 Scala 40 · Tavolo di prova",
+            "⏹ Partita interrotta: non conta per la classifica.",
+        ]
