@@ -155,6 +155,10 @@ async def test_scopone_abandon_hands_the_seat_to_the_computer(
     async with running_bot(server, tmp_path / "a.db") as service:
         await settle(server, service)
         anna = server.user(1001)
+        record = service.store.get_match(match_id)
+        hand = server.message(1001, record.seats[0].hand_message_id or 0)
+        assert hand is not None
+        old_card = button_data(hand, "2♣")  # her hand's button, from before she left
         anna.send(1001, "/abbandona")
         await settle(server, service)
         question = server.last_message(1001, from_bot=True)
@@ -173,10 +177,7 @@ async def test_scopone_abandon_hands_the_seat_to_the_computer(
         assert service.engine(record).to_play == 3  # Sara's turn now, a person: it waits
         assert len(moves) == 2
         # Her seat is the computer's now: her old hand's buttons play it no more.
-        hand = server.message(1001, record.seats[0].hand_message_id or 0)
-        assert hand is not None
-        card = next(data for data in keyboard_data(hand).values() if data)
-        answer = await anna.press(1001, hand.message_id, card, force=True).answered()
+        answer = await anna.press(1001, hand.message_id, old_card, force=True).answered()
         assert answer["text"] == "Hai abbandonato la partita."
         assert len(service.store.moves(match_id)) == 2
 

@@ -15,6 +15,8 @@ let state = null;
 let busy = false;
 let live = null;
 let ticking = null;
+let drawn = "";  // the state the page shows (but the time left, which only ticks)
+let dragged = false;  // a card is being dragged: a new state waits for the drop
 
 function chosenMatch() {
   const given = new URLSearchParams(location.search).get("m");
@@ -140,6 +142,17 @@ function cardButton(card, italian, extra) {
 
 // --- the table ------------------------------------------------------------------------------
 
+// A state from the bot: drawn unless the page shows it already (a tap's answer and the live
+// channel's news often bring the same), and never under a finger dragging a card.
+function take(next) {
+  const key = JSON.stringify({ ...next, left: null });
+  if (key === drawn && state) return;
+  state = next;
+  if (dragged) return;
+  drawn = key;
+  render();
+}
+
 function render() {
   const s = state;
   const italian = s.game === "scopone";
@@ -208,8 +221,7 @@ async function act(tap) {
   try {
     const data = await api("matches/" + matchId + "/act", { op: tap.op, arg: tap.arg, context: state.context });
     show(data.answer);
-    state = data.state;
-    render();
+    take(data.state);
   } catch (error) {
     show(error.message);
   } finally {
@@ -227,6 +239,12 @@ function dragging() {
     if (!card || !hand.classList.contains("reorder")) return;
     held = card;
     startX = event.clientX;
+    dragged = true;
+  });
+  hand.addEventListener("pointercancel", () => {
+    if (held) held.style.transform = "";
+    held = null;
+    dragged = false;
   });
   hand.addEventListener("pointermove", (event) => {
     if (!held) return;
@@ -236,7 +254,11 @@ function dragging() {
   hand.addEventListener("pointerup", (event) => {
     const card = held;
     held = null;
-    if (!card || !card.classList.contains("dragged")) return;
+    dragged = false;
+    if (!card || !card.classList.contains("dragged")) {
+      if (state) take(state);  // what came meanwhile
+      return;
+    }
     card.style.transform = "";
     const cards = [...hand.querySelectorAll(".card")];
     const rest = cards.filter((c) => c !== card);
@@ -252,8 +274,7 @@ function dragging() {
 
 async function refresh() {
   try {
-    state = await api("matches/" + matchId);
-    render();
+    take(await api("matches/" + matchId));
   } catch (error) {
     show(error.message);
   }
