@@ -13,10 +13,12 @@ from bot.app import build_application
 from bot.delivery import Pace
 from bot.service import Tavolo
 from bot.webapp.server import WebApp, listen
+from engine import scala40
 from storage import Store
 from storage.database import is_sqlite
 from testkit.fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
 from testkit.manual_scheduler import ManualScheduler
+from testkit.s40_helpers import position
 
 SPEED = 20.0
 """End-to-end tests run Telegram's flood limits (the fake's) and the bot's pace this many times
@@ -218,6 +220,18 @@ def store_started_match(
         return record.id
     finally:
         store.close()
+
+
+def store_rigged_scala40(
+    database: Path | str, chat_id: int, title: str, people: list[tuple[int, str, str]]
+) -> int:
+    """A 2-player Scala 40 match of :data:`RIGGED_HANDS`, the second player to play first (the
+    discard's top K♦, the stock's A♣ A♦ 2♥ 3♥), stored as the bot would have stored it."""
+    match = position(list(RIGGED_HANDS), discard="KD", stock_top="AC AD 2H 3H", to_play=1)
+    options = scala40.Options().to_dict()
+    return store_started_match(
+        database, chat_id, title, people, "scala40", match.to_json(), options
+    )
 
 
 def seat_people(

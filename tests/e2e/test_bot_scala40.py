@@ -21,6 +21,7 @@ from testkit.bot_harness import (
     running_bot,
     seat_people,
     settle,
+    store_rigged_scala40,
     store_started_match,
 )
 from testkit.fake_telegram import FakeMessage, FakeTelegramServer, FakeUser
@@ -37,10 +38,7 @@ def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def rigged_store(database: Path) -> int:
     """A 2-player match, Luca to play first, stored as the bot would have stored it."""
-    match = position(list(RIGGED_HANDS), discard="KD", stock_top="AC AD 2H 3H", to_play=1)
-    return store_started_match(
-        database, GROUP, "Tavolo di prova", PEOPLE, "scala40", match.to_json(), Options().to_dict()
-    )
+    return store_rigged_scala40(database, GROUP, "Tavolo di prova", PEOPLE)
 
 
 class Player:

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,6 @@ from bot.render.cards import card as pretty
 from bot.service import Tavolo
 from bot.webapp.auth import sign_init_data
 from bot.webapp.server import WebApp
-from engine.scala40 import Options
 from testkit.bot_harness import (
     RIGGED_HANDS,
     button_data,
@@ -27,10 +27,9 @@ from testkit.bot_harness import (
     seat_people,
     serving_page,
     settle,
-    store_started_match,
+    store_rigged_scala40,
 )
 from testkit.fake_telegram import FakeTelegramServer
-from testkit.s40_helpers import position
 
 ANNA, LUCA, OTTO, GROUP = 1001, 1002, 1003, -100700
 PEOPLE = [(ANNA, "Anna", "it"), (LUCA, "Luca", "en")]
@@ -46,10 +45,21 @@ def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def rigged_store(database: Path) -> int:
     """A 2-player match, Luca to play first (the hands of ``RIGGED_HANDS``)."""
-    match = position(list(RIGGED_HANDS), discard="KD", stock_top="AC AD 2H 3H", to_play=1)
-    return store_started_match(
-        database, GROUP, "Tavolo di prova", PEOPLE, "scala40", match.to_json(), Options().to_dict()
-    )
+    return store_rigged_scala40(database, GROUP, "Tavolo di prova", PEOPLE)
+
+
+@contextlib.asynccontextmanager
+async def bot_and_page(
+    server: FakeTelegramServer, database: Path
+) -> AsyncIterator[tuple[Tavolo, httpx.AsyncClient]]:
+    """The bot with its Mini App on ``database``, settled, and a client of the page's API."""
+    async with (
+        running_bot(server, database, webapp=WEBAPP) as service,
+        serving_page(service, server.token, WEBAPP) as base,
+        httpx.AsyncClient(base_url=base, timeout=30) as client,
+    ):
+        await settle(server, service)
+        yield service, client
 
 
 def init_data(token: str, user: int, name: str, signed_at: float | None = None) -> str:
@@ -121,12 +131,7 @@ async def test_a_turn_played_in_the_page_is_the_turn_the_chat_shows(
     server = fake_telegram
     seat_people(server, GROUP, "Tavolo di prova", PEOPLE)
     match_id = rigged_store(tmp_path / "w.db")
-    async with (
-        running_bot(server, tmp_path / "w.db", webapp=WEBAPP) as service,
-        serving_page(service, server.token, WEBAPP) as base,
-        httpx.AsyncClient(base_url=base) as client,
-    ):
-        await settle(server, service)
+    async with bot_and_page(server, tmp_path / "w.db") as (service, client):
         # The hand message opens the page of its match.
         hand = chat_hand(server, service, match_id, LUCA)
         assert hand.reply_markup is not None
@@ -207,12 +212,7 @@ async def test_attacks_on_the_page_are_refused_and_change_nothing(
     seat_people(server, GROUP, "Tavolo di prova", PEOPLE)
     server.add_user(OTTO, "Otto", language_code="it").start_private()
     match_id = rigged_store(tmp_path / "a.db")
-    async with (
-        running_bot(server, tmp_path / "a.db", webapp=WEBAPP) as service,
-        serving_page(service, server.token, WEBAPP) as base,
-        httpx.AsyncClient(base_url=base) as client,
-    ):
-        await settle(server, service)
+    async with bot_and_page(server, tmp_path / "a.db") as (service, client):
         luca, anna, otto = (Page(client, match_id) for _ in range(3))
         not_signed = "Apri il tavolo da Telegram: questa pagina funziona solo lì."
         # Forged, tampered, another bot's, or too old: no session.
@@ -309,12 +309,7 @@ async def test_a_move_reaches_every_open_page_and_the_chat(
     server = fake_telegram
     luca_user = seat_people(server, GROUP, "Tavolo di prova", PEOPLE)[1]
     match_id = rigged_store(tmp_path / "l.db")
-    async with (
-        running_bot(server, tmp_path / "l.db", webapp=WEBAPP) as service,
-        serving_page(service, server.token, WEBAPP) as base,
-        httpx.AsyncClient(base_url=base, timeout=30) as client,
-    ):
-        await settle(server, service)
+    async with bot_and_page(server, tmp_path / "l.db") as (service, client):
         anna, luca = Page(client, match_id), Page(client, match_id)
         await anna.sign_in(init_data(server.token, ANNA, "Anna"))
         await luca.sign_in(init_data(server.token, LUCA, "Luca"))
@@ -388,12 +383,7 @@ async def test_the_page_takes_the_discard_and_the_chat_never_acts_on_what_it_doe
     server = fake_telegram
     luca_user = seat_people(server, GROUP, "Tavolo di prova", PEOPLE)[1]
     match_id = rigged_store(tmp_path / "d.db")
-    async with (
-        running_bot(server, tmp_path / "d.db", webapp=WEBAPP) as service,
-        serving_page(service, server.token, WEBAPP) as base,
-        httpx.AsyncClient(base_url=base) as client,
-    ):
-        await settle(server, service)
+    async with bot_and_page(server, tmp_path / "d.db") as (service, client):
         luca = Page(client, match_id)
         await luca.sign_in(init_data(server.token, LUCA, "Luca"))
         # Lifted in the chat, then changed in the page: the chat's old keyboard is refused
@@ -422,12 +412,7 @@ async def test_the_page_of_a_match_that_ended_shows_how_it_ended(
     server = fake_telegram
     seat_people(server, GROUP, "Tavolo di prova", PEOPLE)
     match_id = rigged_store(tmp_path / "e.db")
-    async with (
-        running_bot(server, tmp_path / "e.db", webapp=WEBAPP) as service,
-        serving_page(service, server.token, WEBAPP) as base,
-        httpx.AsyncClient(base_url=base) as client,
-    ):
-        await settle(server, service)
+    async with bot_and_page(server, tmp_path / "e.db") as (service, client):
         anna = Page(client, match_id)
         await anna.sign_in(init_data(server.token, ANNA, "Anna"))
         async with service.matches.lock(match_id):  # a confirmed /stop
