@@ -44,6 +44,7 @@ MAX_ARG = 200
 WORDS = (
     *("stock", "discard", "melds", "staged", "table", "choose"),
     *("details", "your_turn", "waiting", "over", "area_table", "area_hand"),
+    *("cards", "opened", "turn"),
 )
 """The page's own words (``web.<word>``), sent with its state in the user's language."""
 _ARG = re.compile(r"[A-Za-z0-9 =_.^-]*")

@@ -5,6 +5,7 @@ page and a press in the chat go through one path and mean one thing."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.hand.state import Op
@@ -17,6 +18,23 @@ Page = dict[str, Any]
 def tap(op: Op, arg: str | int = "") -> dict[str, str]:
     """What a tap does: a hand operation and its argument."""
     return {"op": op.value, "arg": str(arg)}
+
+
+def players(
+    names: list[str], seat: int, cards: Sequence[int], to_play: int | None, **flags: Sequence[bool]
+) -> list[dict[str, Any]]:
+    """Everyone at the table, in seat order: the name, the cards in hand, whether it is their
+    turn, whether it is the page's own seat, and the game's ``flags`` (Scala 40's ``opened``)."""
+    return [
+        {
+            "name": names[s] if s < len(names) else "",
+            "cards": cards[s],
+            "turn": s == to_play,
+            "me": s == seat,
+            **{flag: bool(values[s]) for flag, values in flags.items()},
+        }
+        for s in range(len(cards))
+    ]
 
 
 def card(

@@ -12,7 +12,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.answer import Answer
 from bot.callbacks import button_index
 from bot.games.base import HandPress
-from bot.games.page import Page, card, tap
+from bot.games.page import Page, card, players, tap
 from bot.hand.keys import HandKeys, count_lines, header_line, rows, score_lines, since_lines
 from bot.hand.state import Capture, HandUI, Op, cleared
 from bot.i18n import t
@@ -290,12 +290,13 @@ async def press(p: HandPress) -> Answer:
     return Answer(t(lang, "ans.stale"))
 
 
-def page(view: scopone.View, ui: HandUI, lang: str) -> Page:
+def page(view: scopone.View, ui: HandUI, names: list[str], lang: str) -> Page:
     """The seat's table as the Mini App draws it, with the Italian deck's suits: the hand,
     each card played by a tap; the cards on the table; once a card may capture in several
     ways, the captures it may make, each chosen by a tap."""
     my_turn = view.result is None and view.to_play == view.seat
     page: Page = {
+        "players": players(names, view.seat, view.hand_sizes, view.to_play),
         "hand": [
             card(lang, str(c), True, tap(Op.PLAY, i) if my_turn else None)
             for i, c in enumerate(view.hand)
@@ -344,7 +345,7 @@ class ScoponeUI:
     def page(self, match: GameMatch, seat: int, ui: HandUI, names: list[str], lang: str) -> Page:
         """The seat's table as the Mini App draws it (:func:`page`)."""
         assert isinstance(match, scopone.Match)
-        return page(match.view(seat), ui, lang)
+        return page(match.view(seat), ui, names, lang)
 
     def turn_facts(self, match: GameMatch, seat: int, lang: str) -> str:
         """The cards on the table, for the turn bell."""

@@ -161,6 +161,10 @@ async def test_a_turn_played_in_the_page_is_the_turn_the_chat_shows(
         shown = [pretty(card) for card, _ in cards]  # in the order of the chat's buttons
         assert shown == [b for b in keyboard_data(hand) if b.rstrip("♠♥♦♣").rstrip() in RANKS]
         assert cards[0] == ("JK", "joker") and cards[1] == ("2S", "two of spades")
+        assert state["table"]["players"] == [
+            {"name": "Anna", "cards": 13, "turn": False, "me": False, "opened": False},
+            {"name": "Luca", "cards": 13, "turn": True, "me": True, "opened": False},
+        ]
         assert state["table"]["stock"]["tap"] == {"op": "dr", "arg": ""}
         assert state["table"]["discard"] == {
             "card": "KD", "label": "king of diamonds", "tap": {"op": "t", "arg": "^"},

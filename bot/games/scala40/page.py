@@ -4,7 +4,7 @@ the lifted cards to it, drag the hand into an order of one's own."""
 
 from __future__ import annotations
 
-from bot.games.page import Page, card, tap
+from bot.games.page import Page, card, players, tap
 from bot.hand.state import TOP, HandUI, Op, display, staged_tokens
 from engine import scala40
 
@@ -35,6 +35,7 @@ def page(view: scala40.View, ui: HandUI, names: list[str], lang: str) -> Page:
         discard.update(selected=TOP in ui.selected, count=view.discard_size)
     lays = my_turn and bool(ui.selected) and (playing or TOP in ui.selected)
     return {
+        "players": players(names, view.seat, view.hand_sizes, view.to_play, opened=view.opened),
         "hand": hand,
         "stock": {
             "count": view.stock_size,

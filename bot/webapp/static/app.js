@@ -169,6 +169,7 @@ function render() {
   hand.replaceChildren();
   actions.replaceChildren();
   const t = s.table || {};
+  $("players").replaceChildren(...(t.players || []).filter((p) => !p.me).map((p) => player(p, s.words)));
   if (t.stock) table.append(stock(t.stock, s.words));
   if (t.discard) table.append(el("div", { class: "pile", id: "discard" }, cardButton(t.discard, italian, "top"), el("span", { class: "count", text: s.words.discard + " · " + t.discard.count })));
   if (t.table) table.append(el("div", { class: "cards row", id: "board", "aria-label": s.words.table }, ...t.table.map((c) => cardButton(c, true))));
@@ -181,6 +182,18 @@ function render() {
   if (!render.done) $("cockpit").open = true;  // open at first; the player may fold it
   render.done = true;
   turnLine();
+}
+
+function player(p, words) {
+  // Another player: the name, the cards in hand (a card's back with the count), opened, turn.
+  const facts = [p.name, p.cards + " " + words.cards];
+  if (p.opened) facts.push(words.opened);
+  if (p.turn) facts.push(words.turn);
+  const back = el("svg:svg", { viewBox: "0 0 60 90", class: "face back", "aria-hidden": "true" });
+  back.append(el("svg:rect", { x: 1, y: 1, width: 58, height: 88, rx: 6 }));
+  return el("div", { class: "player" + (p.turn ? " turn" : ""), role: "img", "aria-label": facts.join(", ") },
+    el("span", { class: "mini" }, back), el("span", { class: "count", text: String(p.cards) }),
+    el("span", { class: "name", text: p.name + (p.opened ? " ✓" : "") }));
 }
 
 function stock(pile, words) {
