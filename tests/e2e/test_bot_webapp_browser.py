@@ -225,10 +225,13 @@ async def test_a_scala40_turn_by_gestures(
         assert moves == [
             "draw", "open 7S 7H JK=7D | 10S JS QS KS", "meld 3H 3D 3C", "attach 2 9S", "discard 2C"
         ]  # fmt: skip
-        # A move made in the chat shows in the page: Bruno draws.
+        # The moves made in the page show in the chat: Bruno's hand and the group's table.
         record = service.store.get_match(match_id)
         hand = server.message(BRUNO, record.seats[1].hand_message_id or 0)
-        assert hand is not None
+        assert hand is not None and "Pozzo: 2♣" in hand.text
+        table = server.message(GROUP, record.table_message_id or 0)
+        assert table is not None and "· Anna scarta 2♣" in table.text
+        # A move made in the chat shows in the page: Bruno draws.
         count = await page.locator("#stock").get_attribute("aria-label")
         await bruno.press(BRUNO, hand.message_id, button_data(hand, "🂠 Pesca")).answered()
         await page.wait_for_function(
