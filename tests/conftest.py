@@ -15,13 +15,22 @@ if os.environ.get("CI"):
 
 LONG_FIRST = (
     "tests/e2e/test_bot_crash.py",
-    "tests/e2e/test_bot_instances.py",
     "tests/scala40/test_s40_properties.py",
+    "tests/e2e/test_bot_tournaments.py",
     "tests/ai/test_ai_sweep.py",
+    "tests/e2e/test_bot_instances.py",
+    "tests/bot/test_render.py",
     "tests/e2e/test_bot_frozen.py",
+    "tests/bot/test_main.py",
+    "tests/e2e/test_bot_webapp_browser.py",
+    "tests/e2e/test_bot_tables.py",
+    "tests/scopone/test_scopone_properties.py",
+    "tests/storage/test_storage_kill.py",
+    "tests/scala40/test_s40_solver_exact.py",
+    "tests/e2e/test_bot_flood.py",
 )
-"""The files that take longest (`--durations`; the crash test alone about 100 s on two
-slow cores): collected first, so that with ``-n auto --dist loadfile`` they start first and the
+"""The files that take longest, longest first (`--durations`; the crash test alone about 100 s
+on two slow cores): collected first, so that with ``-n auto --dist loadfile`` they start first and the
 other worker works through the rest meanwhile, instead of one of them running alone at the end."""
 
 
