@@ -30,8 +30,8 @@ LONG_FIRST = (
     "tests/e2e/test_bot_flood.py",
 )
 """The files that take longest, longest first (`--durations`; the crash test alone about 100 s
-on two slow cores): collected first, so that with ``-n auto --dist loadfile`` they start first and the
-other worker works through the rest meanwhile, instead of one of them running alone at the end."""
+on two slow cores): collected first, so that with ``--dist loadfile`` they start first and the
+other workers work through the rest meanwhile, instead of one of them running alone at the end."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
