@@ -19,7 +19,6 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from html import unescape
 from typing import Any
 
 from bot import callbacks
@@ -29,6 +28,7 @@ from bot.hand.state import Op, context_token
 from bot.i18n import t
 from bot.matches import Matches, ui_of
 from bot.people import People
+from bot.render.length import plain
 from bot.render.table import time_left
 from bot.shows import Shows
 from storage import MatchRecord
@@ -49,7 +49,6 @@ WORDS = (
 """The page's own words (``web.<word>``), sent with its state in the user's language."""
 _ARG = re.compile(r"[A-Za-z0-9 =_.^-]*")
 """A tap's argument: what a hand button's carries (``callbacks``), and spaces (an order)."""
-_TAG = re.compile(r"<[^>]+>")
 
 
 class Refused(Exception):
@@ -85,10 +84,10 @@ class Pages:
 
     def seat(self, record: MatchRecord, user_id: int) -> int:
         """The user's seat in the match (:class:`Refused` if none)."""
-        for seat in record.seats:
-            if seat.user_id == user_id:
-                return seat.seat
-        raise Refused("web.not_seated")
+        seat = record.seat_of(user_id)
+        if seat is None:
+            raise Refused("web.not_seated")
+        return seat
 
     def _record(self, match_id: int) -> MatchRecord:
         record = self.matches.record_or_none(match_id)
@@ -122,7 +121,7 @@ class Pages:
             "running": running,
             "my_turn": running and match.to_play == seat,
             "left": None if left is None else int(left.total_seconds()),
-            "text": _plain(text),
+            "text": plain(text),
             "table": table,
             "actions": [a for a in _actions(markup) if a["op"] not in covered] if running else [],
             "words": {word: str(t(lang, f"web.{word}")) for word in WORDS},
@@ -144,7 +143,7 @@ class Pages:
         self.changed(match_id)
         if answer == t(lang, "ans.stale"):  # the page was drawn before the latest change
             answer = t(lang, "web.stale")
-        return {"answer": _plain(answer), "state": self.state(match_id, user_id)}
+        return {"answer": plain(answer), "state": self.state(match_id, user_id)}
 
     def fingerprint(self, match_id: int, user_id: int) -> tuple[int, int, str]:
         """What changes whenever the user's page would (a move, the seat's hand UI, the
@@ -179,9 +178,9 @@ class Pages:
             record = self.matches.record_or_none(match_id)
             if record is None or record.state_json is None:
                 return
-            for seat in record.seats:
-                if seat.user_id == user_id and (match_id, seat.seat) in self.shows.behind:
-                    self.shows.hand(record, seat.seat)
+            seat = record.seat_of(user_id)
+            if seat is not None and (match_id, seat) in self.shows.behind:
+                self.shows.hand(record, seat)
             self.shows.ring(record)  # a bell, if it is the player's turn
         except Exception:  # the database is away: the next move brings the chat up to date
             log.exception("the hand of %s in match %s could not catch up", user_id, match_id)
@@ -230,11 +229,6 @@ class Pages:
         """The match changed: every page watching it asks for its state again."""
         for event in self._watching.get(match_id, ()):
             event.set()
-
-
-def _plain(html: str) -> str:
-    """A message's HTML as the plain text it reads as."""
-    return unescape(_TAG.sub("", html))
 
 
 def _actions(markup: object) -> list[dict[str, str]]:

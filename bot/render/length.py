@@ -57,6 +57,15 @@ def split(text: str, limit: int = MAX_TEXT) -> list[str]:
     return [part for part in parts if part.strip()]
 
 
+def plain(text: str) -> str:
+    """The text a message's HTML reads as: tags left out, entities as their characters.
+
+    >>> plain("👉 <b>Anna</b> &amp; 7♥")
+    '👉 Anna & 7♥'
+    """
+    return html.unescape(_TAG.sub("", text))
+
+
 def columns(text: str) -> int:
     """The columns a line of HTML takes on a screen: tags left out, entities as the character
     they stand for, an emoji or a wide letter two columns, a control character none.
@@ -64,7 +73,7 @@ def columns(text: str) -> int:
     >>> columns("👉 <b>Anna</b> &amp; 7♥")
     12
     """
-    shown = html.unescape(_TAG.sub("", text))
+    shown = plain(text)
     width = wcswidth(shown)
     if width >= 0:
         return width
