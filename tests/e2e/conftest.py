@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import os
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from testkit.bot_harness import SPEED
 from testkit.fake_telegram import FakeTelegramServer, FloodLimits
+from testkit.storage_helpers import scratch_schema
 
 
 @pytest.fixture
@@ -27,3 +29,11 @@ async def fake_telegram() -> AsyncIterator[FakeTelegramServer]:
         await server.stop()
     assert not server.internal_errors, f"fake Telegram server bugs: {server.internal_errors!r}"
     assert not in_flight, f"requests still in flight at the end of the test: {in_flight}"
+
+
+@pytest.fixture
+def url() -> Iterator[str]:
+    """A fresh schema on the PostgreSQL server ``TEST_DATABASE_URL`` names (dropped after the
+    test), for the tests of several instances; they skip without one."""
+    with scratch_schema(os.environ["TEST_DATABASE_URL"]) as schema:
+        yield schema

@@ -10,7 +10,6 @@ database's idle timeout) is deleted at once, the stored copy kept.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 
 import pytest
 
@@ -19,7 +18,6 @@ from testkit.bot_harness import another_instance, button_data, running_bot, seat
 from testkit.bot_harness import store_started_match as started
 from testkit.fake_telegram import FakeMessage, FakeTelegramServer
 from testkit.s40_helpers import position
-from testkit.storage_helpers import scratch_schema
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 ANNA, LUCA, GROUP = 1031, 1032, -100631
@@ -31,13 +29,6 @@ pytestmark = pytest.mark.skipif(not PG_URL, reason="needs PostgreSQL (TEST_DATAB
 @pytest.fixture(autouse=True)
 def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PTB_TIMEDELTA", "1")
-
-
-@pytest.fixture
-def url() -> Iterator[str]:
-    """A fresh PostgreSQL schema."""
-    with scratch_schema(PG_URL) as schema:
-        yield schema
 
 
 def bells(server: FakeTelegramServer, user: int) -> list[FakeMessage]:

@@ -8,7 +8,6 @@ import asyncio
 import json
 import os
 import time
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -28,7 +27,6 @@ from testkit.bot_harness import (
 )
 from testkit.fake_telegram import FakeTelegramServer
 from testkit.s40_helpers import position
-from testkit.storage_helpers import scratch_schema
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 ANNA, LUCA, GROUP = 1041, 1042, -100641
@@ -41,13 +39,6 @@ pytestmark = pytest.mark.skipif(not PG_URL, reason="needs PostgreSQL (TEST_DATAB
 @pytest.fixture(autouse=True)
 def _ptb_timedelta(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PTB_TIMEDELTA", "1")
-
-
-@pytest.fixture
-def url() -> Iterator[str]:
-    """A fresh PostgreSQL schema."""
-    with scratch_schema(PG_URL) as schema:
-        yield schema
 
 
 def signed(token: str, user: int) -> str:
