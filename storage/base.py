@@ -152,7 +152,7 @@ class StoreBase:
         self._holding: Hold | None = None
         """This bot's hold on a PostgreSQL schema (:meth:`storage.store.Store.open`)."""
         self._kept = Kept(enabled=False)
-        """What the store read, when it is its database's only writer (:mod:`storage.kept`)."""
+        """What the store read and keeps (:mod:`storage.kept`)."""
         self._one_writer = threading.RLock()
         """Held by a write of a store that keeps what it read, from before it reads what it
         keeps until it kept it: two writes never overlap, so what each keeps is right (the
@@ -231,7 +231,7 @@ class StoreBase:
     def _translated(self, write: bool, touches: Touch | None) -> Iterator[None]:
         """Database failures become StoreError, races Conflict; a write forgets the kept
         record it ``touches`` (None: all of them) when it ends, committed or not."""
-        serial = self._one_writer if write and self._kept.enabled else contextlib.nullcontext()
+        serial = self._one_writer if write and self._kept.serial else contextlib.nullcontext()
         with serial:  # the write and what it keeps, in one step (storage.kept)
             committed = False
             try:

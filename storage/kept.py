@@ -7,7 +7,11 @@ touches; the store drops what it touched when the transaction ends (whether or n
 committed) and may keep the record as the write left it, built from the one it had. A write
 that does not say clears everything: a forgotten case costs a read, never a stale record.
 
-A shared database (PostgreSQL, several instances) keeps nothing: another instance may write.
+A database shared by several instances (PostgreSQL) keeps no match: another instance may
+move in it at any time. It keeps people and group settings for :data:`SHARED_LASTING` seconds
+after it read them (they change rarely, by a person's own command: another instance's change
+shows within that time, this instance's own at once), and a write there keeps nothing it wrote:
+it forgets what it touched, and the next read asks the database.
 
 The store is called from the event loop and from its own thread (:mod:`storage.threads`), so
 a read and a write, or two writes, may overlap. Each keep therefore names the :meth:`Kept.stamp`
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import copy
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
@@ -33,6 +38,9 @@ from storage.records import ChatSettings, MatchRecord, SeatRecord, UserRecord
 
 KEPT_MOST: Final = 2_000
 """Records of each kind kept at most (the latest used)."""
+
+SHARED_LASTING: Final = 10.0
+"""Seconds a store on a shared database keeps a person or a group's settings it read."""
 
 MATCH: Final = "match"
 USER: Final = "user"
@@ -48,12 +56,24 @@ Touch = tuple[str, int]
 
 
 class Kept:
-    """The records a store read or wrote, by kind and id; nothing when not ``enabled``."""
+    """The records a store read or wrote, by kind and id; nothing when not ``enabled``.
 
-    def __init__(self, enabled: bool, most: int = KEPT_MOST) -> None:
+    ``lasting`` (a database other instances write too): only people and group settings are
+    kept, each for that many seconds of ``clock`` after it was read, and no write's record."""
+
+    def __init__(
+        self,
+        enabled: bool,
+        most: int = KEPT_MOST,
+        lasting: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.enabled = enabled
         self.most = most
-        self._records: dict[str, OrderedDict[int, object]] = {
+        self.lasting = lasting
+        self.clock = clock
+        self.kinds = (MATCH, USER, CHAT) if lasting is None else (USER, CHAT)
+        self._records: dict[str, OrderedDict[int, tuple[object, float]]] = {
             MATCH: OrderedDict(),
             USER: OrderedDict(),
             CHAT: OrderedDict(),
@@ -64,6 +84,12 @@ class Kept:
         self._staged = threading.local()
         """The record the current thread's write leaves, kept as the write ends."""
 
+    @property
+    def serial(self) -> bool:
+        """Whether the store's writes take turns (:class:`storage.base.StoreBase`): when what
+        a write leaves is kept."""
+        return self.enabled and self.lasting is None
+
     def stamp(self) -> Stamp:
         """Take before reading or writing what is then kept (:meth:`keep`)."""
         with self._guard:
@@ -71,14 +97,18 @@ class Kept:
 
     def get(self, kind: str, key: int) -> object | None:
         """The kept record of ``kind`` ``key``; None when none is kept."""
-        if not self.enabled:
+        if not self.enabled or kind not in self.kinds:
             return None
         with self._guard:
             records = self._records[kind]
             found = records.get(key)
-            if found is not None:
-                records.move_to_end(key)
-            return found
+            if found is None:
+                return None
+            if self.lasting is not None and self.clock() - found[1] > self.lasting:
+                del records[key]
+                return None
+            records.move_to_end(key)
+            return found[0]
 
     def keep(self, kind: str, key: int, record: object, since: Stamp, wrote: bool = False) -> None:
         """Keep ``record`` as what ``kind`` ``key`` is now in the database, read after
@@ -86,7 +116,7 @@ class Kept:
         older than the database's, and it is not kept. ``wrote``: the record a write leaves,
         given inside its transaction: it replaces the kept one as the write ends
         (:meth:`drop`), in one step, so a read meanwhile never finds the record missing."""
-        if not self.enabled:
+        if not self.enabled or kind not in self.kinds or (wrote and not self.serial):
             return
         if wrote:
             self._staged.record = (kind, key, record, since)
@@ -123,7 +153,7 @@ class Kept:
 
     def _put(self, kind: str, key: int, record: object) -> None:
         records = self._records[kind]
-        records[key] = record
+        records[key] = (record, self.clock())
         records.move_to_end(key)
         if len(records) > self.most:
             records.popitem(last=False)

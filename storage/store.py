@@ -51,7 +51,7 @@ from storage.database import (
 )
 from storage.due import DueStore
 from storage.errors import DatabaseUnavailable, StoreError
-from storage.kept import Kept
+from storage.kept import SHARED_LASTING, Kept
 from storage.lobbies import LobbyStore
 from storage.matches import MatchStore
 from storage.messages import MessageStore
@@ -149,7 +149,9 @@ class Store(
         the records it read (:mod:`storage.kept`), and shares nothing (no match locks, no
         claims of deliveries, no shared budgets). ``instance`` (one of several bot instances
         on PostgreSQL): it holds the schema with the others, and refuses one a bot holds
-        alone. A tool or a test opens it with neither: it holds nothing.
+        alone; it keeps people and group settings it read for a few seconds, and no match
+        (:mod:`storage.kept`). A tool or a test opens it with neither: it holds and keeps
+        nothing.
         """
         resolved = resolve_url(url)
         try:
@@ -169,7 +171,8 @@ class Store(
         except BaseException:
             store.close()
             raise
-        store._kept = Kept(enabled=exclusive)
+        if exclusive or instance:
+            store._kept = Kept(enabled=True, lasting=None if exclusive else SHARED_LASTING)
         return store
 
     def _hold(self, alone: bool) -> None:

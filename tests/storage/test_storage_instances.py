@@ -20,6 +20,7 @@ from storage import (
     Work,
 )
 from storage import work as work_module
+from storage.kept import CHAT, USER
 from testkit.storage_helpers import greedy, race, seated_lobby, started, user_of
 
 NOON = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
@@ -315,7 +316,7 @@ class TestHolds:
             alone.close()
         one, two = Store.open(pg_url, instance=True), Store.open(pg_url, instance=True)
         try:
-            assert one.shared and not one._kept.enabled
+            assert one.shared and one._kept.kinds == (USER, CHAT)  # no match: both move
             with pytest.raises(StoreError, match="another Tavolo is using this database"):
                 Store.open(pg_url, exclusive=True)
         finally:

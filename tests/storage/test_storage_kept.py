@@ -1,4 +1,5 @@
-"""A store that is its database's only writer keeps what it read (:mod:`storage.kept`): after
+"""A store that is its database's only writer keeps what it read (:mod:`storage.kept`; one of
+several instances keeps only people and group settings, for a while): after
 every kind of write, what it answers from memory is what a store that keeps nothing reads from
 the file, and a read it can answer costs no statement. The bot calls the store from the event
 loop and from the store's thread, so a read may run while a write commits, and two writes may
@@ -18,7 +19,7 @@ import pytest
 from sqlalchemy import event
 
 from storage import FINISHED, MatchRecord, PlayerResult, SeatUI, StaleVersion, Store
-from storage.kept import MATCH, Kept
+from storage.kept import MATCH, SHARED_LASTING, Kept
 from testkit.storage_helpers import greedy, started, user_of
 
 CHAT = -100
@@ -95,6 +96,35 @@ def test_a_store_that_shares_its_database_keeps_nothing(tmp_path: Path) -> None:
         assert statements(store, lambda: store.get_match(record.id)) > 0
     finally:
         store.close()
+
+
+def test_an_instance_keeps_people_and_settings_a_while_and_no_match(tmp_path: Path) -> None:
+    """One of several instances: another may move in a match at any time, so no match is
+    kept; a person and a group's settings are, for ``SHARED_LASTING`` seconds, and a write of
+    its own is read back at once."""
+    url = f"sqlite:///{tmp_path / 'i.db'}"
+    store, other = Store.open(url, instance=True), Store.open(url)
+    now = [0.0]
+    store._kept = Kept(enabled=True, lasting=SHARED_LASTING, clock=lambda: now[0])
+    try:
+        record, _ = started(store, "scopone", 4)
+        anna = user_of(0)
+        other.upsert_user(anna, "Anna", "it")
+        for read in (lambda: store.get_user(anna), lambda: store.chat_settings(CHAT)):
+            read()
+            assert statements(store, read) == 0
+        assert statements(store, lambda: store.get_match(record.id)) > 0
+        assert statements(store, lambda: store.get_match(record.id)) > 0
+        store.set_user_language(anna, "en")  # its own write: read back at once
+        assert statements(store, lambda: store.get_user(anna)) > 0
+        assert store.get_user(anna) == other.get_user(anna)
+        other.set_chat_language(CHAT, "en")  # another instance's: seen once the time is up
+        assert store.chat_settings(CHAT).language is None
+        now[0] = SHARED_LASTING + 1
+        assert store.chat_settings(CHAT).language == "en"
+    finally:
+        store.close()
+        other.close()
 
 
 def test_changing_a_kept_record_changes_nothing_kept(kept: Store) -> None:
