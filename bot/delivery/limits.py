@@ -164,7 +164,11 @@ def rank(priority: int, since: float, now: float, pace: Pace) -> tuple[bool, flo
 
 
 class Gate:
-    """The overall budget, shared by every chat; the best-ranked waiter goes first.
+    """The overall budget, shared by every chat; the best-ranked waiter goes first, but what
+    someone asked for (priority 0) goes before anything, however long that waited, unless the
+    place before went to it too: with a backlog of hands and tables for good (a hundred
+    matches) a lobby tap or a command still goes at once, and a storm of replies leaves the
+    rest every other place.
 
     Whenever a place may have opened (a waiter came or went, a request finished, the window
     moved on), the best waiter is chosen once and only it is woken: with hundreds of chats
@@ -179,12 +183,22 @@ class Gate:
         self._turns: dict[int, asyncio.Event] = {}
         self._tickets = itertools.count()
         self._timer: asyncio.TimerHandle | None = None
+        self._replied = False
+        """Whether the latest place went to a reply."""
 
     def _best(self, now: float) -> int:
-        return min(
-            self._waiting,
-            key=lambda t: (*rank(*self._waiting[t], now, self.pace), t),
-        )
+        def ranked(ticket: int) -> tuple[bool, float, int]:
+            return (*rank(*self._waiting[ticket], now, self.pace), ticket)
+
+        if not self._replied:
+            replies = [t for t, (priority, _) in self._waiting.items() if priority == 0]
+            if replies:
+                return min(replies, key=ranked)
+        return min(self._waiting, key=ranked)
+
+    def _let_in(self, ticket: int) -> None:
+        self.window.start()
+        self._replied = self._waiting[ticket][0] == 0
 
     async def enter(self, priority: int, since: float) -> None:
         """Wait for a place in the overall budget; :meth:`leave` when the request is done."""
@@ -198,7 +212,7 @@ class Gate:
                 turn.clear()
                 now = self.clock()
                 if self.window.delay(now) == 0 and self._best(now) == ticket:
-                    self.window.start()
+                    self._let_in(ticket)
                     return
         finally:
             del self._waiting[ticket], self._turns[ticket]

@@ -21,7 +21,10 @@ limits itself, here:
   finds one even while a match spends the chat's budget; so that nothing starves, what waited
   longer than ``Pace.patience`` ranks with the replies, and leaves no token only while replies
   keep taking it (a stream of commands delays the table and the summaries by that much at
-  most; a rare command finds its token however long the table waited);
+  most; a rare command finds its token however long the table waited); but a reply goes
+  first, in its chat and in the overall budget, unless the request before went to a reply too
+  (in the chat, lately: two of its tokens ago) (a backlog of hands and tables does not hold a
+  lobby tap or a command; a storm of replies leaves the rest every other place);
 - command replies are absorbed: identical ones merge, one sent recently is answered by a short
   pointer up at it (:attr:`Outbox.pointer`), and a reply that cannot go out within
   ``Pace.reply_ttl`` is dropped, never queued for minutes;
@@ -329,7 +332,7 @@ class Outbox(Courier):
         if (
             entering is not None
             and not delay
-            and entry.rank(now, self.pace) < entering.rank(now, self.pace)
+            and queue.ordered([entering, entry], now, self.pace)[0] is entry
         ):
             queue.urgent.notify()
         self._wake(queue)
@@ -418,8 +421,9 @@ class Outbox(Courier):
         """The best-ranked entry the chat's bucket lets out now, or the seconds until one: an
         entry that leaves a token for the more urgent (:data:`RESERVE`) does not hold back
         one that may take it."""
-        ranked = sorted(due, key=lambda e: e.rank(now, self.pace))
-        reserves = [e.reserve(now, self.pace, queue.replied_at) for e in ranked]
+        ranked = queue.ordered(due, now, self.pace)
+        turn = queue.replies_had_a_turn(now)
+        reserves = [e.reserve(now, self.pace, turn) for e in ranked]
         waits = [queue.bucket.delay(now, reserve) for reserve in reserves]
         first = next((n for n, wait in enumerate(waits) if wait <= 0), None)
         paused = queue.paused_until - now

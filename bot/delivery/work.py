@@ -185,12 +185,12 @@ class Entry:
         """Lower goes first (:func:`bot.delivery.limits.rank`), then the older."""
         return (*rank(self.priority, self.since, now, pace), self.seq)
 
-    def reserve(self, now: float, pace: Pace, replied_at: float) -> int:
+    def reserve(self, now: float, pace: Pace, replies_had_a_turn: bool) -> int:
         """Tokens of the chat's bucket the entry leaves for the more urgent (:data:`RESERVE`).
-        Once it waited too long (``Pace.patience``) it leaves none if a reply took the spare
-        token lately (``replied_at``, within the patience): a stream of commands holds it no
-        longer, while a rare command still finds its token however long the table waited."""
-        if overdue(self.since, now, pace) and now - replied_at <= pace.patience:
+        Once it waited too long (``Pace.patience``) it leaves none if a reply just had its
+        turn (:meth:`ChatQueue.replies_had_a_turn`): a stream of commands holds it no longer,
+        while a rare command still finds its token however long the table waited."""
+        if overdue(self.since, now, pace) and replies_had_a_turn:
             return 0
         return RESERVE.get(self.priority, 0)
 
@@ -218,7 +218,23 @@ class ChatQueue:
     closing: bool = False
     """Telegram just said the chat is closed to the bot: ``on_closed`` is to be told."""
     replied_at: float = -math.inf
-    """When the chat's last reply (:attr:`Priority.REPLY`) went out."""
+    """When the chat's latest request went out if it was a reply (:attr:`Priority.REPLY`);
+    -inf if it was not."""
+
+    def replies_had_a_turn(self, now: float) -> bool:
+        """Whether the chat's latest request was a reply, sent less than two of its budget's
+        tokens ago: the rest then has its turn. A reply that came after the rest went, or
+        once the budget refilled (the rest may have waited for the overall budget
+        meanwhile), goes first."""
+        return now - self.replied_at < 2 / self.bucket.rate
+
+    def ordered(self, entries: list[Entry], now: float, pace: Pace) -> list[Entry]:
+        """``entries`` in the order they go: by rank, but replies first unless they just had
+        a turn (:meth:`replies_had_a_turn`: replies and the rest then take turns)."""
+        ranked = sorted(entries, key=lambda e: e.rank(now, pace))
+        if not self.replies_had_a_turn(now):
+            ranked.sort(key=lambda e: e.priority != Priority.REPLY)  # stable: ranks kept
+        return ranked
 
 
 class Later(Exception):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import math
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -304,9 +305,8 @@ def work_a_group(replies_every: float, until: float, busy: bool = False) -> list
             del queue.entries[entry.key]
             queue.bucket.spend(now)
             sent.append((now, str(entry.key)))
-            if entry.priority == Priority.REPLY:
-                queue.replied_at = now
-            elif busy and entry.key == "table":
+            queue.replied_at = now if entry.priority == Priority.REPLY else -math.inf
+            if busy and entry.key == "table":
                 add("table", Priority.TABLE)
                 add(f"delete {now}", Priority.CLEANUP)
         else:
@@ -341,6 +341,20 @@ def test_a_rare_command_finds_its_token_however_long_the_table_waited() -> None:
     assert "summary" in {what for _, what in sent}
 
 
+def test_a_command_every_few_seconds_goes_before_a_table_that_waited_long() -> None:
+    """A match keeps the group's table waiting past the patience, and a player asks /punti
+    every 9 s: every reply goes at the chat's next token, never behind the table (the two
+    take turns), and the table still goes out between them (and the deletion of an old
+    message after each)."""
+    sent = work_a_group(9.0, until=300.0, busy=True)
+    replies = [(at, what) for at, what in sent if what.startswith("reply")]
+    waited = [at - float(what.split()[1]) for at, what in replies]
+    assert len(replies) == 34
+    assert max(waited) <= 1 / Pace().group_rate
+    tables = [at for at, what in sent if what == "table"]  # each with a deletion after it
+    assert len(tables) >= (300 * Pace().group_rate - len(replies)) / 2 - 2
+
+
 def test_replies_from_many_chats_do_not_hold_a_hand_in_the_overall_budget() -> None:
     """28 private chats each writing once a second fill the overall budget with replies: a
     hand (a table, a summary) waiting meanwhile still gets a place, after the patience."""
@@ -356,11 +370,37 @@ def test_replies_from_many_chats_do_not_hold_a_hand_in_the_overall_budget() -> N
     while clock[0] < 60.0 and any(t < 0 for t in waiting):
         waiting[next(tickets)] = (Priority.REPLY, clock[0])  # one of 28 replies a second
         best = gate._best(clock[0])
+        gate._let_in(best)
+        gate.window.finish(clock[0], counted=False)
         del waiting[best]
         let_in[best] = clock[0]
         clock[0] += slot
     assert max(let_in[t] for t in (-1, -2, -3)) <= pace.patience + pace.aging * 3
     assert let_in[0] == 0.0  # the first reply went before them all
+
+
+def test_a_backlog_of_hands_and_tables_does_not_hold_a_reply_in_the_overall_budget() -> None:
+    """A hundred matches keep hands and tables waiting for the overall budget for good, long
+    past the patience: a lobby tap or a command that comes meanwhile goes next. Replies that
+    come in a storm take every other place, the backlog the rest."""
+    clock = [0.0]
+    pace = Pace()
+    gate = Gate(pace, lambda: clock[0])
+    waiting = gate._waiting
+    for n in range(200):
+        waiting[-1 - n] = (Priority.TABLE if n % 2 else Priority.HAND, -30.0)
+    waiting[0] = (Priority.REPLY, 0.0)
+    assert gate._best(0.0) == 0
+    went = []
+    for ticket in range(1, 4 * pace.overall):
+        waiting[ticket] = (Priority.REPLY, clock[0])  # one reply more at every place
+        best = gate._best(clock[0])
+        gate._let_in(best)
+        gate.window.finish(clock[0], counted=False)
+        went.append(waiting.pop(best)[0])
+        clock[0] += pace.overall_window / pace.overall
+    replied = [priority == Priority.REPLY for priority in went]
+    assert replied == [n % 2 == 0 for n in range(len(went))]
 
 
 async def test_replies_merge_and_a_repeat_points_up_in_a_group() -> None:
