@@ -28,7 +28,8 @@ class Languages:
         """A group that never chose a language takes the language of ``user_id`` (the host of
         its first lobby)."""
         if chat_id < 0 and self.store.chat_settings(chat_id).language is None:
-            self.store.set_chat_language(chat_id, self.people.user_lang(user_id))
+            lang = self.people.user_lang(user_id)
+            self.store.set_chat_language(chat_id, lang, unless_chosen=True)
 
     def ask(self, chat_id: int, user_id: int, reply_to: int | None) -> None:
         """``/language``: the choice, as buttons (in a group, the group's language)."""

@@ -9,9 +9,11 @@ that does not say clears everything: a forgotten case costs a read, never a stal
 
 A database shared by several instances (PostgreSQL) keeps no match: another instance may
 move in it at any time. It keeps people and group settings for :data:`SHARED_LASTING` seconds
-after it read them (they change rarely, by a person's own command: another instance's change
-shows within that time, this instance's own at once), and a write there keeps nothing it wrote:
-it forgets what it touched, and the next read asks the database.
+after it read them: long enough for a press and the messages it shows, which read them several
+times within a fraction of a second, and shorter than a person takes to act again through
+another instance (open the private chat, then join; choose a setting, then open a lobby), so
+that no instance acts on what another changed. A write there keeps nothing it wrote: it
+forgets what it touched, and the next read asks the database.
 
 The store is called from the event loop and from its own thread (:mod:`storage.threads`), so
 a read and a write, or two writes, may overlap. Each keep therefore names the :meth:`Kept.stamp`
@@ -39,7 +41,7 @@ from storage.records import ChatSettings, MatchRecord, SeatRecord, UserRecord
 KEPT_MOST: Final = 2_000
 """Records of each kind kept at most (the latest used)."""
 
-SHARED_LASTING: Final = 10.0
+SHARED_LASTING: Final = 1.0
 """Seconds a store on a shared database keeps a person or a group's settings it read."""
 
 MATCH: Final = "match"

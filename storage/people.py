@@ -214,11 +214,16 @@ class PeopleStore(StoreBase):
 
         self._change_chat(chat_id, change)
 
-    def set_chat_language(self, chat_id: int, language: str | None) -> None:
-        """The group's language (None: not chosen)."""
+    def set_chat_language(
+        self, chat_id: int, language: str | None, unless_chosen: bool = False
+    ) -> None:
+        """The group's language (None: not chosen); ``unless_chosen``: only if none is (a
+        group's first lobby adopts its host's, and never undoes a choice another instance
+        stored meanwhile)."""
 
         def change(row: ChatTable) -> None:
-            row.language = language
+            if not (unless_chosen and row.language is not None):
+                row.language = language
 
         self._change_chat(chat_id, change)
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TypeVar, cast
@@ -173,8 +172,7 @@ class Courier:
             if counted:
                 queue.bucket.spend(self.clock())
                 self.sent += 1
-                replied = entry.priority == Priority.REPLY
-                queue.replied_at = self.clock() if replied else -math.inf
+                queue.went(entry.priority, self.clock())
             self.gate.leave(counted)
 
     def _closed_by_telegram(self, queue: ChatQueue, error: TelegramError) -> None:

@@ -23,7 +23,7 @@ limits itself, here:
   keep taking it (a stream of commands delays the table and the summaries by that much at
   most; a rare command finds its token however long the table waited); but a reply goes
   first, in its chat and in the overall budget, unless the request before went to a reply too
-  (in the chat, lately: two of its tokens ago) (a backlog of hands and tables does not hold a
+  (in the chat, lately: two of its turns ago) (a backlog of hands and tables does not hold a
   lobby tap or a command; a storm of replies leaves the rest every other place);
 - command replies are absorbed: identical ones merge, one sent recently is answered by a short
   pointer up at it (:attr:`Outbox.pointer`), and a reply that cannot go out within

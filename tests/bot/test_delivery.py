@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
-import math
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -273,11 +272,14 @@ async def test_the_overall_budget_wakes_only_the_waiter_it_lets_in() -> None:
     assert chosen <= 6 * 300
 
 
-def work_a_group(replies_every: float, until: float, busy: bool = False) -> list[tuple[float, str]]:
+def work_a_group(
+    replies_every: float, until: float, busy: bool = False, spacing: float = 0.0
+) -> list[tuple[float, str]]:
     """A group whose budget a match spent, worked on a fake clock (each request done at once):
     its table and summary wait from 0 s while a reply to a different command comes every
     ``replies_every`` seconds (``busy``: the match goes on, more than the budget takes: the
-    table has a change waiting again as soon as it went out, and an old message to delete);
+    table has a change waiting again as soon as it went out, and an old message to delete;
+    ``spacing``: the chat's budget shared by instances lets this one send only so often);
     what went out, and when."""
     clock = [0.0]
     box = Outbox(StubBot(), Pace(), clock=lambda: clock[0])  # type: ignore[arg-type]
@@ -305,7 +307,8 @@ def work_a_group(replies_every: float, until: float, busy: bool = False) -> list
             del queue.entries[entry.key]
             queue.bucket.spend(now)
             sent.append((now, str(entry.key)))
-            queue.replied_at = now if entry.priority == Priority.REPLY else -math.inf
+            queue.went(entry.priority, now)
+            queue.paused_until = now + spacing
             if busy and entry.key == "table":
                 add("table", Priority.TABLE)
                 add(f"delete {now}", Priority.CLEANUP)
@@ -339,6 +342,18 @@ def test_a_rare_command_finds_its_token_however_long_the_table_waited() -> None:
     assert waited == [3.25] + [0.0] * 9  # the first came while the bucket was empty
     assert len(sent) >= 300 * Pace().group_rate - 2  # the budget is spent but the spare token
     assert "summary" in {what for _, what in sent}
+
+
+@pytest.mark.parametrize("replies_every", [4.0, 6.0, 8.0])
+def test_replies_at_every_turn_of_a_shared_budget_leave_the_table_its_turns(
+    replies_every: float,
+) -> None:
+    """Two instances share the group's budget, so this one sends every 8.25 s, and a reply
+    waits at each of its turns: the table and the summary still go, every other turn."""
+    sent = work_a_group(replies_every, until=120.0, spacing=8.25)
+    when = {what: at for at, what in sent}
+    assert when["table"] <= 3 * 8.25
+    assert when["summary"] <= 5 * 8.25
 
 
 def test_a_command_every_few_seconds_goes_before_a_table_that_waited_long() -> None:

@@ -101,7 +101,8 @@ def test_a_store_that_shares_its_database_keeps_nothing(tmp_path: Path) -> None:
 def test_an_instance_keeps_people_and_settings_a_while_and_no_match(tmp_path: Path) -> None:
     """One of several instances: another may move in a match at any time, so no match is
     kept; a person and a group's settings are, for ``SHARED_LASTING`` seconds, and a write of
-    its own is read back at once."""
+    its own is read back at once. A group's first lobby adopts its host's language only if
+    none was chosen, whatever the instance kept."""
     url = f"sqlite:///{tmp_path / 'i.db'}"
     store, other = Store.open(url, instance=True), Store.open(url)
     now = [0.0]
@@ -120,6 +121,8 @@ def test_an_instance_keeps_people_and_settings_a_while_and_no_match(tmp_path: Pa
         assert store.get_user(anna) == other.get_user(anna)
         other.set_chat_language(CHAT, "en")  # another instance's: seen once the time is up
         assert store.chat_settings(CHAT).language is None
+        store.set_chat_language(CHAT, "it", unless_chosen=True)  # a first lobby's, stale
+        assert other.chat_settings(CHAT).language == "en"  # never undoes the choice
         now[0] = SHARED_LASTING + 1
         assert store.chat_settings(CHAT).language == "en"
     finally:
