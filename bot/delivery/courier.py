@@ -172,7 +172,7 @@ class Courier:
             if counted:
                 queue.bucket.spend(self.clock())
                 self.sent += 1
-                queue.went(entry.priority, self.clock())
+                queue.went(entry.priority, self.clock(), shared=self.shared is not None)
             self.gate.leave(counted)
 
     def _closed_by_telegram(self, queue: ChatQueue, error: TelegramError) -> None:

@@ -222,24 +222,26 @@ class ChatQueue:
     -inf if it was not."""
     sent_at: float = -math.inf
     """When the chat's latest request went out."""
-    gap: float = 0.0
-    """Seconds between the chat's latest two requests."""
+    turn: float = 0.0
+    """Seconds of one of the chat's turns (:meth:`replies_had_a_turn`)."""
 
-    def went(self, priority: Priority, now: float) -> None:
-        """A request of ``priority`` went out at ``now``."""
-        self.gap = now - self.sent_at if math.isfinite(self.sent_at) else 0.0
+    def went(self, priority: Priority, now: float, shared: bool = False) -> None:
+        """A request of ``priority`` went out at ``now`` (``shared``: the chat's budget is
+        shared by instances)."""
+        token = 1 / self.bucket.rate
+        gap = now - self.sent_at if shared and math.isfinite(self.sent_at) else 0.0
+        self.turn = min(max(token, gap), 4 * token)
         self.sent_at = now
         self.replied_at = now if priority == Priority.REPLY else -math.inf
 
     def replies_had_a_turn(self, now: float) -> bool:
         """Whether the chat's latest request was a reply, sent less than two of the chat's
-        turns ago: the rest then has its turn. A turn is a token of its budget, or the time
-        between its latest two requests when longer (the budget the instances share spaces
-        them so), up to four tokens. A reply that came after the rest went, or two turns
-        after a reply (the rest may have waited for the overall budget meanwhile), goes
-        first."""
-        token = 1 / self.bucket.rate
-        return now - self.replied_at < 2 * min(max(token, self.gap), 4 * token)
+        turns ago: the rest then has its turn. A turn is a token of its budget; where the
+        instances share the budget, the time between its latest two requests when longer
+        (the shared budget spaces them so), up to four tokens. A reply that came after the
+        rest went, or two turns after a reply (the rest may have waited for the overall
+        budget meanwhile), goes first."""
+        return now - self.replied_at < 2 * max(self.turn, 1 / self.bucket.rate)
 
     def ordered(self, entries: list[Entry], now: float, pace: Pace) -> list[Entry]:
         """``entries`` in the order they go: by rank, but replies first unless they just had

@@ -307,7 +307,7 @@ def work_a_group(
             del queue.entries[entry.key]
             queue.bucket.spend(now)
             sent.append((now, str(entry.key)))
-            queue.went(entry.priority, now)
+            queue.went(entry.priority, now, shared=spacing > 0)
             queue.paused_until = now + spacing
             if busy and entry.key == "table":
                 add("table", Priority.TABLE)
