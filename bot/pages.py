@@ -167,6 +167,13 @@ class Pages:
         if record is not None:
             self.shows.ring(record)  # the player's bell, if it rang, goes
 
+    def open_for(self, user_id: int | None = None) -> int:
+        """How many pages ``user_id`` has open (their live channels), on every match; None:
+        how many are open in all."""
+        if user_id is None:
+            return self._open.total()
+        return sum(count for (_, user), count in self._open.items() if user == user_id)
+
     def closed(self, match_id: int, user_id: int) -> None:
         """A page closed: once none is open, the chat's hand message catches up."""
         key = (match_id, user_id)

@@ -12,7 +12,6 @@ language, with the HTTP status that says what kind.
 from __future__ import annotations
 
 import asyncio
-import collections
 import json
 import re
 import time
@@ -20,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 import tornado.web
@@ -296,9 +295,6 @@ class _Live(_Api):
     ticket, so an ended session hears no more); a user has :data:`STREAMS_EACH` at most, the
     process :data:`STREAMS`."""
 
-    open: ClassVar[collections.Counter[int]] = collections.Counter()
-    """Streams open, by user."""
-
     def set_default_headers(self) -> None:
         """An event stream, never cached nor buffered by a proxy."""
         self.set_header("Cache-Control", "no-store")
@@ -317,7 +313,7 @@ class _Live(_Api):
             self.refuse(HTTPStatus.UNAUTHORIZED, "web.signed_out")
             return
         lang = self.pages.people.user_lang(user_id)
-        if self.open[user_id] >= STREAMS_EACH or self.open.total() >= STREAMS:
+        if self.pages.open_for(user_id) >= STREAMS_EACH or self.pages.open_for() >= STREAMS:
             self.refuse(HTTPStatus.TOO_MANY_REQUESTS, "web.too_many", lang)
             return
         try:
@@ -328,16 +324,12 @@ class _Live(_Api):
         self.set_header("Content-Type", "text/event-stream")
         event = self.pages.watch(number)
         self._gone, self._event = asyncio.Event(), event
-        self.open[user_id] += 1
         self.pages.opened(number, user_id)
         try:
             await self._stream(number, user_id, event, seen)
         except (StreamClosedError, Refused):
             pass
         finally:
-            self.open[user_id] -= 1
-            if not self.open[user_id]:
-                del self.open[user_id]
             self.pages.unwatch(number, event)
             self.pages.closed(number, user_id)
 
