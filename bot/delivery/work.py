@@ -241,7 +241,7 @@ class ChatQueue:
         (the shared budget spaces them so), up to four tokens. A reply that came after the
         rest went, or two turns after a reply (the rest may have waited for the overall
         budget meanwhile), goes first."""
-        return now - self.replied_at < 2 * max(self.turn, 1 / self.bucket.rate)
+        return now - self.replied_at < 2 * self.turn  # -inf until a request went
 
     def ordered(self, entries: list[Entry], now: float, pace: Pace) -> list[Entry]:
         """``entries`` in the order they go: by rank, but replies first unless they just had
