@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.delivery import Claim, Outbox, Priority, Render, Stored
+from bot.delivery import Claim, Outbox, Priority, Render, Stored, Then
 from bot.games import ui_for
 from bot.matches import Matches, alone
 from bot.people import People
@@ -126,18 +126,34 @@ class Bells:
         text += "\n" + ui_for(record.game).turn_facts(match, seat, lang)
         return Render(seat_record.turn_message_id, None, text)
 
-    def _bell_rung(self, match_id: int, seat: int, user: int, message_id: int | None) -> Stored:
+    def _bell_rung(
+        self, match_id: int, seat: int, user: int, message_id: int | None
+    ) -> Stored | Then:
         """The bell is out (or the player cannot be written to): the write that stores it,
         which the outbox runs off the event loop (told again while the store is away, so the
-        turn it rings for stays known until the match ends)."""
+        turn it rings for stays known until the match ends), then the bells brought in line
+        with the match as stored after it."""
         turn = self._ringing.get((match_id, seat))
         if message_id is None:
             self.blocked(match_id, seat)
             return functools.partial(self.store.set_turn_message, match_id, seat, None, None)
         log.info("bell %s/%s rung", user, message_id)
-        return functools.partial(
-            self.store.set_turn_message, match_id, seat, user, message_id, turn
-        )
+        write = functools.partial(self._stored_bell, match_id, seat, user, message_id, turn)
+        return Then(write, self._ring_again)
+
+    def _stored_bell(
+        self, match_id: int, seat: int, user: int, message_id: int, turn: int | None
+    ) -> MatchRecord:
+        """Store a rung bell; the match as stored after it."""
+        self.store.set_turn_message(match_id, seat, user, message_id, turn)
+        return self.store.get_match(match_id)
+
+    def _ring_again(self, stored: object) -> None:
+        """A move may have passed the turn while its bell was on its way to the player: its
+        bells found no bell to delete then, and this one is stale once stored. Ringing again
+        deletes it (and changes nothing when the bell is still wanted)."""
+        assert isinstance(stored, MatchRecord)
+        self.ring(stored)
 
     def _bell_stored(self, match_id: int, seat: int, message_id: int) -> bool:
         """Whether the seat's stored bell is still that message (another instance may have

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from telegram import Bot
 
+from bot.render import cards as show
 from bot.service import Tavolo
-from engine import scala40
+from engine import scala40, scopone
 from storage import Store
 from testkit.bot_harness import button_data, running_bot, seat_people, settle, store_started_match
 from testkit.fake_telegram import FakeMessage, FakeTelegramServer
@@ -178,3 +179,68 @@ async def test_a_match_that_ended_as_the_bot_stopped_loses_its_bell(
         assert bells(server, ANNA) == []
         assert service.store.get_match(match_id).seats[0].turn_message_id is None
         assert service.store.ended_unsettled() == []
+
+
+SCOPA = -100631
+FOUR = [(1011, "Bea", "it"), (1012, "Ciro", "it"), (1013, "Dora", "it"), (1014, "Ezio", "it")]
+
+
+def one_way_card(match: scopone.Match) -> str:
+    """A card of the player to move that can be played one way only (one tap plays it)."""
+    seat = match.to_play
+    assert seat is not None
+    plays = [str(action.card) for action in match.view(seat).legal_actions]
+    return next(card for card in plays if plays.count(card) == 1)
+
+
+async def play_one_card(
+    server: FakeTelegramServer, service: Tavolo, match_id: int, match: scopone.Match
+) -> None:
+    """The player to move taps a card that plays at once; the press is a move."""
+    seat = match.to_play
+    assert seat is not None
+    user = FOUR[seat][0]
+    hand = server.message(user, service.store.get_match(match_id).seats[seat].hand_message_id or 0)
+    assert hand is not None
+    data = button_data(hand, show.card(one_way_card(match)))
+    card = one_way_card(match)
+    answer = await server.user(user).press(user, hand.message_id, data).answered()
+    assert answer["text"] is None
+    match.play(next(a for a in match.legal_actions() if str(a.card) == card), seat=seat)
+
+
+async def test_a_bell_still_on_its_way_when_the_turn_passes_goes(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """The bell of a turn is on its way to the player (Telegram has not answered yet) when
+    the player moves: the move's bells saw no bell to delete, so the bell goes once stored."""
+    server = fake_telegram
+    database = tmp_path / "s.db"
+    seat_people(server, SCOPA, "Scopa", FOUR)
+    match = scopone.new_match(seed=7)
+    match_id = store_started_match(
+        database, SCOPA, "Scopa", FOUR, "scopone", match.to_json(), scopone.Options().to_dict()
+    )
+    async with running_bot(server, database) as service:
+        await settle(server, service)
+        released = server.hold("sendMessage", first=1)  # the next bell: the second player's
+        await play_one_card(server, service, match_id, match)
+        second = match.to_play
+        assert second is not None
+        bell = await server.wait_for(
+            lambda: [
+                call
+                for call in server.calls_of("sendMessage")
+                if call.params.get("chat_id") == FOUR[second][0] and not call.done
+            ],
+            message="the second player's bell is not on its way",
+        )
+        assert len(bell) == 1 and str(bell[0].params["text"]).startswith("🔔")
+        await server.wait_for(lambda: service.store.get_match(match_id).seats[second].hand_digest)
+        await play_one_card(server, service, match_id, match)
+        released.set()
+        await settle(server, service)
+        assert bells(server, FOUR[second][0]) == []
+        assert len(bells(server, FOUR[match.to_play or 0][0])) == 1
+        record = service.store.get_match(match_id)
+        assert record.seats[second].turn_message_id is None
