@@ -66,7 +66,8 @@ class Bells:
                 continue
             wanted = self._bell_turn(record, seat.seat)
             if seat.turn_message_id is not None and seat.turn_version != wanted:
-                self._unring(match_id, seat.seat, seat.turn_chat_id or seat.user_id)
+                chat_id = seat.turn_chat_id or seat.user_id
+                self._unring(match_id, seat.seat, chat_id, seat.turn_message_id)
             if wanted is not None and seat.turn_version != wanted:
                 self._ring(match_id, seat.seat, seat.user_id)
 
@@ -86,31 +87,31 @@ class Bells:
             return None
         return record.turn_version if record.turn_version is not None else record.version
 
-    def _unring(self, match_id: int, seat: int, chat_id: int) -> None:
+    def _unring(self, match_id: int, seat: int, chat_id: int, bell: int) -> None:
         """Delete a bell whose turn is over (forgotten once Telegram confirms it is gone),
         before a new one rings: a stop between the two leaves no bell behind, only one to
-        ring again at the next start."""
-        bell = self.store.get_match(match_id).seats[seat].turn_message_id
-        if bell is not None:
-            done = functools.partial(self._bell_gone, match_id, seat, chat_id, bell)
-            still = functools.partial(self._bell_stored, match_id, seat, bell)
-            claim = self.claim("bell", match_id, seat)
-            self.outbox.delete(chat_id, bell, done, Priority.HAND, claim=claim, still=still)
+        ring again at the next start. It is deleted if the store still names it then."""
+        done = functools.partial(self._bell_gone, match_id, seat, chat_id, bell)
+        still = functools.partial(self._bell_stored, match_id, seat, bell)
+        claim = self.claim("bell", match_id, seat)
+        self.outbox.delete(chat_id, bell, done, Priority.HAND, claim=claim, still=still)
 
     def _ring(self, match_id: int, seat: int, user: int) -> None:
         self.outbox.put(
             user,
             ("bell", match_id, seat),
-            lambda: self._bell_render(match_id, seat, user),
+            functools.partial(self._bell_render, match_id, seat, user),
             lambda message_id, _: self._bell_rung(match_id, seat, user, message_id),
             Priority.HAND,
             fresh=True,
             claim=self.claim("bell", match_id, seat),
         )
 
-    def _bell_render(self, match_id: int, seat: int, user: int) -> Render | None:
+    async def _bell_render(self, match_id: int, seat: int, user: int) -> Render | None:
         """The bell, if it is still wanted when the player's chat lets it out."""
-        record = self.store.get_match(match_id)
+        record = await self.matches.load(match_id)
+        if record is None:
+            return None
         seat_record = record.seats[seat]
         turn = self._bell_turn(record, seat)
         if turn is None or seat_record.user_id != user:

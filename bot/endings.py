@@ -79,10 +79,10 @@ class Endings:
             self.shows.recapped[(record.id, seat.seat)] = old
             self._recaps_out.add((record.id, seat.seat))
 
-    def _recap_render(self, match_id: int, seat: int, old: int, text: str) -> Render:
+    async def _recap_render(self, match_id: int, seat: int, old: int, text: str) -> Render:
         """The recap, edited into the hand message ``old`` with what the store knows of it:
         an edit the bot sent as it stopped (its fate unknown) has it posted anew instead."""
-        stored = self.store.get_match(match_id).seats[seat]
+        stored = (await self.matches.stored(match_id)).seats[seat]
         if stored.hand_message_id != old:
             return Render(old, None, text)
         return Render(old, stored.hand_digest, text, None, stored.hand_pending)

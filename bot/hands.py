@@ -35,7 +35,7 @@ class Hands:
         game's UI handles it. ``lang``: the presser's language; ``page``: a tap in the Mini App
         (:mod:`bot.pages`), where a change of the hand's look is shown, not in the chat."""
         async with self.matches.lock(data.match_id):
-            record = self.matches.record_or_none(data.match_id)
+            record = await self.matches.load(data.match_id)
             if record is None or record.status != "playing":
                 return Answer(t(lang, "ans.no_match"))
             if not 0 <= data.seat < len(record.seats) or record.seats[data.seat].user_id != user_id:

@@ -62,7 +62,7 @@ class Languages:
             self.outbox.put(
                 chat_id,
                 ("language", message_id),
-                lambda: Render(message_id, None, done),
+                Render(message_id, None, done),
                 lambda _id, _shown: None,
                 Priority.NOTICE,
             )

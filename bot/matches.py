@@ -55,6 +55,7 @@ class Matches:
         """Each match's lock in this process, with how many hold it or wait for it (it goes
         when nobody does: a forged button's match id leaves nothing behind)."""
         self._engines: dict[int, tuple[int, GameMatch]] = {}
+        self._giving_back: set[asyncio.Future[None]] = set()
 
     @asynccontextmanager
     async def lock(self, match_id: int) -> AsyncIterator[None]:
@@ -77,7 +78,7 @@ class Matches:
     async def _held(self, match_id: int) -> AsyncIterator[None]:
         """The store's match lock (see :meth:`lock`)."""
         waited = 0.0
-        while not self.store.try_lock_match(match_id):
+        while not await self._try_lock(match_id):
             if waited >= LOCK_WAIT:
                 raise MatchHeld(f"match {match_id} is held by another instance")
             await asyncio.sleep(LOCK_POLL)
@@ -85,11 +86,57 @@ class Matches:
         try:
             yield
         finally:
+            await self._unlock(match_id)
+
+    async def _try_lock(self, match_id: int) -> bool:
+        """Try the store's match lock: a question to the database when instances share it,
+        asked off the event loop (a press cancelled meanwhile gives back what it took); free
+        otherwise."""
+        if not self.store.shared:
+            return self.store.try_lock_match(match_id)
+        taking = asyncio.ensure_future(self.store.off(self.store.try_lock_match, match_id))
+        try:
+            return await asyncio.shield(taking)
+        except asyncio.CancelledError:
+            taking.add_done_callback(lambda taken: self._give_back(match_id, taken))
+            raise
+
+    def _give_back(self, match_id: int, taken: asyncio.Future[bool]) -> None:
+        if not taken.cancelled() and taken.exception() is None and taken.result():
+            task = asyncio.ensure_future(self._unlock(match_id))
+            self._giving_back.add(task)
+            task.add_done_callback(self._giving_back.discard)
+
+    async def _unlock(self, match_id: int) -> None:
+        """Give back the store's match lock (off the event loop when instances share it; a
+        cancelled press still gives it back)."""
+        if not self.store.shared:
             self.store.unlock_match(match_id)
+            return
+        await asyncio.shield(self.store.off(self.store.unlock_match, match_id))
 
     def get(self, match_id: int) -> MatchRecord:
         """The stored match (MatchNotFound if there is none)."""
         return self.store.get_match(match_id)
+
+    async def load(self, match_id: int) -> MatchRecord | None:
+        """The stored match, or None when there is no such match (a forged button): as the
+        store keeps it in memory (the bot alone on its SQLite file), else read off the event
+        loop (a database shared by instances keeps no match)."""
+        kept = self.store.kept_match(match_id)
+        if kept is not None:
+            return kept
+        try:
+            return await self.store.off(self.store.get_match, match_id)
+        except MatchNotFound:
+            return None
+
+    async def stored(self, match_id: int) -> MatchRecord:
+        """The stored match, loaded as :meth:`load` does (MatchNotFound if there is none)."""
+        record = await self.load(match_id)
+        if record is None:
+            raise MatchNotFound(self.store.database, match_id)
+        return record
 
     def record_or_none(self, match_id: int) -> MatchRecord | None:
         """The stored match, or None when there is no such match (a forged button)."""

@@ -108,7 +108,7 @@ class Moves:
         self.matches.keep(record.id, version, match)
         quiet = not turn_starts and not match.is_over
         try:
-            record = self.store.get_match(record.id)
+            record = await self.matches.stored(record.id)
         except DatabaseUnavailable as error:  # the move is committed: it is shown once it is back
             log.warning("match %d: the database went away after a move (%s)", record.id, error)
             task = asyncio.create_task(
@@ -117,7 +117,7 @@ class Moves:
             self._later.add(task)
             task.add_done_callback(self._later.discard)
             return Answer()
-        self._show(record, match, seat, new_hand, quiet, closed)
+        await self._show(record, match, seat, new_hand, quiet, closed)
         for follower in self.followers:
             follower(record, match, bool(timing) or match.is_over)
         if nobody_left(record, match):  # S40-14.5, SC-6.4: computers play on for nobody
@@ -135,12 +135,12 @@ class Moves:
             await asyncio.sleep(wait)
             wait = min(wait * 2, BACK_LAST)
             try:
-                record = self.store.get_match(match_id)
+                record = await self.matches.stored(match_id)
                 match = self.matches.engine(record)
                 if record.version != version:
                     self.endings.everything(record)
                     return
-                self._show(record, match, mover, new_hand, quiet=False, closed=closed)
+                await self._show(record, match, mover, new_hand, quiet=False, closed=closed)
                 for follower in self.followers:
                     follower(record, match, True)
                 return
@@ -171,7 +171,7 @@ class Moves:
         ]
         return {"status": "finished", "results": results}
 
-    def _show(
+    async def _show(
         self,
         record: MatchRecord,
         match: GameMatch,
@@ -189,10 +189,10 @@ class Moves:
         if closed and not match.is_over:
             self.endings.recap(record, match)
         if closed or match.is_over:
-            record = self.store.get_match(record.id)  # as the end of the hand left it
+            record = await self.matches.stored(record.id)  # as the end of the hand left it
         self.shows.table(record, quiet)
         if new_hand and not match.is_over:
-            self._clear_hands(record)
+            await self.store.off(self._clear_hands, record)
         # Every hand shows the table as the last change of turn left it. The mover's hand (and
         # a partner's that shows it) and the hand whose turn starts change at once; when the
         # turn passes, the others follow a little later (a move within a turn waits for it).
@@ -210,7 +210,8 @@ class Moves:
         self.shows.ring(record)
 
     def _clear_hands(self, record: MatchRecord) -> None:
-        """A new deal: every player's selection, staged melds and pending step go."""
+        """A new deal: every player's selection, staged melds and pending step go (store work,
+        run off the event loop)."""
         for seat in record.seats:
             ui = ui_of(seat)
             if seat.user_id is not None and (ui.selected or ui.staged or ui.step is not None):

@@ -144,7 +144,7 @@ class Questions:
         self.outbox.put(
             chat_id,
             ("question", message_id),
-            lambda: Render(message_id, None, answered),
+            Render(message_id, None, answered),
             lambda _id, _shown: None,
             Priority.NOTICE,
         )

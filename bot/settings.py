@@ -111,7 +111,7 @@ class GroupSettings:
         self.outbox.put(
             chat_id,
             ("settings", message_id),
-            lambda: Render(message_id, None, text, markup),
+            Render(message_id, None, text, markup),
             lambda _id, _shown: None,
             Priority.REPLY,
         )

@@ -136,7 +136,7 @@ class Shows:
         self.outbox.put(
             chat_id,
             ("table", match_id),
-            lambda: self.table_render(match_id),
+            functools.partial(self.table_render, match_id),
             lambda message_id, shown: self._table_shown(match_id, chat_id, message_id, shown),
             Priority.REPLY if record.status == "lobby" else Priority.TABLE,
             fresh=fresh,
@@ -170,9 +170,11 @@ class Shows:
             self._reposted[record.id] = now
         self.table(record, fresh=fresh, follow=False)
 
-    def table_render(self, match_id: int) -> Render | None:
+    async def table_render(self, match_id: int) -> Render | None:
         """What the table message shows now: the lobby, the table, or a cancelled lobby."""
-        record = self.store.get_match(match_id)
+        record = await self.matches.load(match_id)
+        if record is None:
+            return None
         lang = self.people.group_lang(record.chat_id)
         if record.status == "lobby":
             panel = self.panels.get(match_id, False)
@@ -211,33 +213,36 @@ class Shows:
         hand posted below it once stored."""
         if message_id is None:
             return None
+        below = match_id in self.unplaced  # below the summary: the table keeps its place
+        write = functools.partial(self._store_table, match_id, chat_id, message_id, shown, below)
+        return Then(write, lambda posted: self._after_table(match_id, chat_id, posted))
+
+    def _store_table(
+        self, match_id: int, chat_id: int, message_id: int, shown: str | None, below: bool
+    ) -> MatchRecord | None:
+        """Store what the table message shows: a table posted anew (and, ``below`` a hand's
+        summary, that it is there), or its new digest. The match as stored after a table
+        posted anew; None otherwise."""
         record = self.store.get_match(match_id)
         if record.table_chat_id not in (None, chat_id):
             return None  # the group became a supergroup meanwhile: its new id stays
         if (record.table_chat_id, record.table_message_id) != (chat_id, message_id):
-            below = match_id in self.unplaced  # below the summary: the table keeps its place
-            self.unplaced.discard(match_id)
-            write = functools.partial(
-                self._table_posted, match_id, chat_id, message_id, shown, below
-            )
-            return Then(write, lambda _: self._after_table(match_id, chat_id))
+            self.store.set_table_message(match_id, chat_id, message_id, shown)
+            if below:
+                self.store.set_summary_message(match_id, message_id)
+            return self.store.get_match(match_id)
         if shown != record.table_digest or record.table_pending != shown:
-            return functools.partial(self.store.set_table_digest, match_id, shown)
+            self.store.set_table_digest(match_id, shown)
         return None
 
-    def _table_posted(
-        self, match_id: int, chat_id: int, message_id: int, shown: str | None, below: bool
-    ) -> None:
-        """Store a table posted anew (and, ``below`` a hand's summary, that it is there)."""
-        self.store.set_table_message(match_id, chat_id, message_id, shown)
-        if below:
-            self.store.set_summary_message(match_id, message_id)
-
-    def _after_table(self, match_id: int, chat_id: int) -> None:
-        """A table posted anew is stored: in a private chat the hand goes below it again."""
-        record = self.store.get_match(match_id)
-        if chat_id > 0 and record.status == "playing":
-            self._hands_below(record, chat_id)
+    def _after_table(self, match_id: int, chat_id: int, posted: object) -> None:
+        """A table posted anew (``posted``: the match as stored after it) is below the latest
+        summary, and in a private chat the hand goes below it again."""
+        if not isinstance(posted, MatchRecord):
+            return
+        self.unplaced.discard(match_id)
+        if chat_id > 0 and posted.status == "playing":
+            self._hands_below(posted, chat_id)
 
     def _hands_below(self, record: MatchRecord, chat_id: int) -> None:
         """A match played in a private chat: its table was posted anew, so the player's hand
@@ -287,7 +292,7 @@ class Shows:
         self.outbox.put(
             user,
             ("hand", match_id, seat),
-            lambda: self._hand_render(match_id, seat, user),
+            functools.partial(self._hand_render, match_id, seat, user),
             lambda message_id, shown: self._hand_shown(match_id, seat, message_id, shown),
             Priority.TABLE if watch else Priority.HAND,
             fresh=fresh,
@@ -348,8 +353,10 @@ class Shows:
         text, markup = ending.final_ranking(record, match, names, lang)
         return clip("\n".join([*lines, text])), markup
 
-    def _hand_render(self, match_id: int, seat: int, user: int) -> Render | None:
-        record = self.store.get_match(match_id)
+    async def _hand_render(self, match_id: int, seat: int, user: int) -> Render | None:
+        record = await self.matches.load(match_id)
+        if record is None:
+            return None
         seat_record = record.seats[seat]
         if seat_record.user_id != user or record.state_json is None:
             return None
@@ -374,33 +381,36 @@ class Shows:
             self.report_blocked(match_id, seat)
             return None
         self._blocked.discard((match_id, seat))
+        old = self._posting.pop((match_id, seat), None)  # what it replaces, when rendered
+        write = functools.partial(self._store_hand, match_id, seat, old, message_id, shown)
+        return Then(write, lambda spare: self._spare_hand(spare, seat, message_id))
+
+    def _store_hand(
+        self, match_id: int, seat: int, old: int | None, message_id: int, shown: str | None
+    ) -> MatchRecord | None:
+        """Store what the seat's hand message shows: a new message in place of ``old`` (the
+        one it was rendered to replace), or its new digest. None when stored; the match as
+        stored when another instance stored a hand message of its own first."""
         seat_record = self.store.get_match(match_id).seats[seat]
         if message_id != seat_record.hand_message_id:
-            old = self._posting.pop((match_id, seat), None)  # what it replaces, when rendered
-            write = functools.partial(
-                self.store.replace_hand_message, match_id, seat, old, message_id, shown
-            )
-            return Then(
-                write, lambda stored: self._spare_unless(stored, match_id, seat, message_id)
-            )
-        self._posting.pop((match_id, seat), None)
+            if self.store.replace_hand_message(match_id, seat, old, message_id, shown):
+                return None
+            return self.store.get_match(match_id)
         if shown != seat_record.hand_digest or seat_record.hand_pending != shown:
-            return functools.partial(self.store.set_hand_digest, match_id, seat, shown)
+            self.store.set_hand_digest(match_id, seat, shown)
         return None
 
-    def _spare_unless(self, stored: object, match_id: int, seat: int, message_id: int) -> None:
-        if not stored:
-            self._spare_hand(match_id, seat, message_id)
-
-    def _spare_hand(self, match_id: int, seat: int, message_id: int) -> None:
-        """Another instance posted the seat's hand and stored it first (this one lost its
-        claim meanwhile: it was frozen, or the database restarted): this copy goes at once,
-        and the stored one shows the latest state."""
-        user = self.store.get_match(match_id).seats[seat].user_id
+    def _spare_hand(self, spare: object, seat: int, message_id: int) -> None:
+        """Another instance posted the seat's hand and stored it first (``spare``: the match
+        as stored then; this one lost its claim meanwhile: it was frozen, or the database
+        restarted): this copy goes at once, and the stored one shows the latest state."""
+        if not isinstance(spare, MatchRecord):
+            return
+        user = spare.seats[seat].user_id
         log.warning("hand %s/%s posted twice: the spare copy goes", user, message_id)
         if user is not None:
             self.outbox.delete(user, message_id, priority=Priority.HAND)
-        self.hand(self.store.get_match(match_id), seat)
+        self.hand(spare, seat)
 
     def report_blocked(self, match_id: int, seat: int) -> None:
         """A player the bot cannot write to: say so in the group with the deep link, once

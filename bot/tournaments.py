@@ -6,6 +6,7 @@ the board. From the start :class:`bot.rounds.Rounds` carries it on; ``/tornei`` 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from typing import Any, NamedTuple
@@ -130,14 +131,14 @@ class Tournaments:
         self.outbox.put(
             chat_id,
             ("tournament", tournament_id),
-            lambda: self._render(tournament_id),
+            functools.partial(self._render, tournament_id),
             lambda message_id, shown: self._shown(tournament_id, message_id, shown),
             Priority.REPLY if record.status == "open" else Priority.NOTICE,
             thread=record.thread_id,
         )
 
-    def _render(self, tournament_id: int) -> Render | None:
-        record = self.store.get_tournament(tournament_id)
+    async def _render(self, tournament_id: int) -> Render | None:
+        record = await self.store.off(self.store.get_tournament, tournament_id)
         lang = self.people.group_lang(record.chat_id)
         if record.status == "open":
             text, markup = view.registration_view(record, lang, self.panels.get(record.id, False))

@@ -220,6 +220,11 @@ class MatchStore(StoreBase):
         self._kept.keep_match(record, since)
         return record
 
+    def kept_match(self, match_id: int) -> MatchRecord | None:
+        """The match as this store keeps it in memory (:mod:`storage.kept`), reading nothing;
+        None when it keeps none (it may still be in the database: :meth:`get_match`)."""
+        return self._kept.match(match_id)
+
     def active_match_in_chat(self, chat_id: int) -> MatchRecord | None:
         """The chat's match in the lobby or being played at its lowest table, if any (a
         private chat has at most one)."""

@@ -31,6 +31,7 @@ from bot.delivery.work import (
     Priority,
     Put,
     Render,
+    Renderer,
     Reserve,
     Send,
     Stored,
@@ -227,20 +228,23 @@ class Courier:
             if work.claim is not None:
                 self._release(work.claim)
 
-    def _ask(self, queue: ChatQueue, ask: Callable[[], _T]) -> _T:
-        """Ask the store (a claim, a render, a note) while the entry holds its place in the
-        overall budget: on a failure the place is given back, and when the store did not
-        answer, the entry goes back in the queue for later."""
+    async def _render(self, queue: ChatQueue, render: Render | Renderer) -> Render | None:
+        """A live message's render, made while the entry holds its place in the overall
+        budget: on a failure the place is given back, and when the store did not answer, the
+        entry goes back in the queue for later."""
+        if isinstance(render, Render):
+            return render
         try:
-            return ask()
+            return await render()
         except Exception as error:
             if self._store_away(queue, error):
                 raise Later(STORE_WAIT, counts=False) from error
             raise
 
     async def _note(self, queue: ChatQueue, note: Stored) -> object:
-        """Store a note made before a request (the edit about to be sent, a message about to
-        be sent once at most), off the event loop, as :meth:`_ask` asks; what it returned."""
+        """Ask the store a question before a request (a claim, whether a message is still
+        there) or store a note (the edit about to be sent, a message about to be sent once at
+        most), off the event loop, as :meth:`_render` asks; what it returned."""
         try:
             return await self.off(note)
         except Exception as error:
@@ -287,7 +291,7 @@ class Courier:
                 wait = min(wait * 2, STORE_WAIT_MAX)
 
     async def _put(self, queue: ChatQueue, entry: Entry, work: Put) -> None:
-        render = self._ask(queue, work.render)
+        render = await self._render(queue, work.render)
         if render is None:
             self.gate.leave(counted=False)
             return
@@ -428,7 +432,7 @@ class Courier:
             await self._tell(queue, lambda: done(sent.message_id))
 
     async def _delete(self, queue: ChatQueue, entry: Entry, work: Delete) -> None:
-        if work.still is not None and not self._ask(queue, work.still):
+        if work.still is not None and not await self._note(queue, work.still):
             self.gate.leave(counted=False)  # another instance deleted it already
             queue.deleting.discard(work.message_id)
             return

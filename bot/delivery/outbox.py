@@ -66,6 +66,7 @@ from bot.delivery.work import (
     Priority,
     Put,
     Render,
+    Renderer,
     Reserve,
     Send,
     Stored,
@@ -106,7 +107,7 @@ class Outbox(Courier):
         self,
         chat_id: int,
         key: Hashable,
-        render: Callable[[], Render | None],
+        render: Render | Renderer,
         done: Done,
         priority: Priority,
         *,
@@ -219,7 +220,7 @@ class Outbox(Courier):
         instead: str | None = None,
         *,
         claim: Claim | None = None,
-        still: Callable[[], bool] | None = None,
+        still: Stored | None = None,
     ) -> None:
         """Delete a message (by default after the more urgent work of its chat); ``done`` once
         it is gone (also when Telegram says it was gone already); edited to say ``instead``
@@ -464,7 +465,7 @@ class Outbox(Courier):
         self.put(
             chat_id,
             ("instead", message_id),
-            lambda: Render(message_id, None, text),
+            Render(message_id, None, text),
             lambda _id, _shown: None,
             Priority.CLEANUP,
         )

@@ -8,7 +8,7 @@ import hashlib
 import json
 import math
 import warnings
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from enum import IntEnum
@@ -81,6 +81,10 @@ class Render:
     before Telegram answered it, and the message shows one of the two."""
 
 
+Renderer = Callable[[], Awaitable[Render | None]]
+"""What a live message shows, made when its turn comes (None: nothing to show any more): it
+reads the store off the event loop, or what the store keeps in memory."""
+
 Stored = Callable[[], object]
 """A write to the store alone (what a message shows now), which the outbox runs off the event
 loop before the chat's next piece of work."""
@@ -117,7 +121,8 @@ class Put:
     """Show a live message's latest render: edit it, or send it when it is gone or ``fresh``;
     ``retire`` deletes the previous message once the new one is sent."""
 
-    render: Callable[[], Render | None]
+    render: Render | Renderer
+    """What it shows: a fixed render, or one made when its turn comes."""
     done: Done
     fresh: bool = False
     retire: bool = False
@@ -159,7 +164,7 @@ class Delete:
     """What the message is edited to say when Telegram refuses to delete it (too old)."""
     claim: Claim | None = None
     """Held while the message is deleted (None: this process is the only one)."""
-    still: Callable[[], bool] | None = None
+    still: Stored | None = None
     """Asked (under the claim) just before the deletion: False when the message is gone
     already (another instance deleted it), and nothing is done."""
 

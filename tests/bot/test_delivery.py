@@ -154,7 +154,7 @@ class LiveMessage:
         self.message_id, self.shown, self.text = message_id, None, "v0"
         self.done: list[int | None] = []
 
-    def render(self) -> Render:
+    async def render(self) -> Render:
         return Render(self.message_id, self.shown, self.text)
 
     def store(self, message_id: int | None, shown: str | None) -> None:
@@ -574,11 +574,11 @@ async def test_an_edit_whose_fate_is_unknown_is_not_repeated() -> None:
     box, bot = outbox()
     sent: list[str] = []
     unknown = Render(7, digest("v0", None), "v1", pending=digest("v1", None))
-    box.put(1, "hand", lambda: unknown, lambda *_: None, Priority.HAND, sending=sent.append)
+    box.put(1, "hand", unknown, lambda *_: None, Priority.HAND, sending=sent.append)
     await box.drain()
     assert bot.calls == [("send", 1, "v1"), ("delete", 1, 7)] and sent == []
     other = replace(unknown, text="v2")
-    box.put(2, "hand", lambda: other, lambda *_: None, Priority.HAND, sending=sent.append)
+    box.put(2, "hand", other, lambda *_: None, Priority.HAND, sending=sent.append)
     await box.drain()
     assert bot.calls[2:] == [("edit", 2, (7, "v2"))] and sent == [digest("v2", None)]
 
@@ -603,10 +603,10 @@ async def test_a_render_the_store_cannot_answer_is_made_once_it_answers(
     hand.text = "v1"
     away = [Away("connection refused"), Away("connection refused")]
 
-    def render() -> Render:
+    async def render() -> Render:
         if away:
             raise away.pop()
-        return hand.render()
+        return await hand.render()
 
     box.put(1, "hand", render, hand.store, Priority.HAND)
     await box.drain()

@@ -218,7 +218,7 @@ async def test_three_tables_at_a_persons_pace_share_the_group(
             record = service.store.get_match(match_id)
             assert record.table_number == number and len(service.store.moves(match_id)) >= 12
             table = server.message(THREE, record.table_message_id or 0)
-            shown = service.shows.table_render(match_id)
+            shown = await service.shows.table_render(match_id)
             assert table is not None and shown is not None and table.text == _plain(shown.text)
             assert table.text.startswith("🪑 Tavolo " if number > 1 else "🃏 Scopone")
             assert table.thread_id == topics[number - 1]
