@@ -74,12 +74,12 @@ class Computers:
         try:
             while True:
                 await asyncio.sleep(self.pause)
-                record = self.store.get_match(match_id)
+                record = await self.matches.stored(match_id)
                 item = await self.work.claim(match_id, "computer", version=record.version)
                 if item is None:
                     return  # nothing due, or another instance plays it
                 await self.work.run(item)
-                if self.store.get_match(match_id).version == record.version:
+                if (await self.matches.stored(match_id)).version == record.version:
                     return  # no move was made
         finally:
             self._driving.discard(match_id)
@@ -87,7 +87,7 @@ class Computers:
     async def play(self, item: Work) -> None:
         """Play the claimed computer move: think without the match's lock, then move if
         nobody moved meanwhile."""
-        record = self.store.get_match(item.match_id)
+        record = await self.matches.stored(item.match_id)
         if record.status != "playing" or record.version != item.version:
             return
         match = self.matches.engine(record)
@@ -101,7 +101,7 @@ class Computers:
         spec = self.matches.spec(record)
         action = await asyncio.to_thread(spec.choose, private, level, seed)
         async with self.matches.lock(item.match_id):
-            current = self.store.get_match(item.match_id)
+            current = await self.matches.stored(item.match_id)
             if current.version == record.version:
                 await self.moves.move(current, seat, str(action), "it")
 

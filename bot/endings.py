@@ -95,34 +95,35 @@ class Endings:
         posts it, or another instance, posts it then: it would edit the recap). A recap that
         is the hand's ``summary`` (a private match) has the table go below it."""
 
-        def write() -> None:
+        def write() -> MatchRecord:
             self.store.set_recap_hand(match_id, seat, hand)
             self.store.replace_hand_message(match_id, seat, recapped, None)
             if summary:
                 self.store.set_summary_message(match_id, recapped)
+            return self.store.get_match(match_id)
 
-        def then(_: object) -> None:
+        def then(stored: object) -> None:
             self._recaps_out.discard((match_id, seat))
             if summary:
-                self._below_summary(match_id)
+                self._below_summary(stored)
 
         return Then(write, then)
 
     # --- the group's summaries ---------------------------------------------------------------
 
-    def summaries(self, record: MatchRecord, match: GameMatch, closed: bool) -> None:
+    async def summaries(self, record: MatchRecord, match: GameMatch, closed: bool) -> None:
         """The end of a hand (``closed``: this move ended one) and of the match, rendered now,
         from this very state, each posted once at most (the store says who posts it). The next
         hand's table goes below the hand's summary; a stop or an abandonment posts no hand's
         summary (the last one was posted when it ended)."""
         if closed:
-            self._hand_ended(record, match)
+            await self._hand_ended(record, match)
         if match.is_over:
-            self._match_ending(record, match)
+            await self._match_ending(record, match)
 
-    def _hand_ended(self, record: MatchRecord, match: GameMatch) -> None:
+    async def _hand_ended(self, record: MatchRecord, match: GameMatch) -> None:
         if self._summed_in_recap(record):
-            self._hand_end_in_recap(record, match)
+            await self._hand_end_in_recap(record, match)
         else:
             self._hand_summary(record, match)
 
@@ -135,11 +136,11 @@ class Endings:
             s.user_id is not None and s.hand_message_id is not None for s in record.seats
         )
 
-    def _hand_end_in_recap(self, record: MatchRecord, match: GameMatch) -> None:
+    async def _hand_end_in_recap(self, record: MatchRecord, match: GameMatch) -> None:
         """A private match: the recap (or the hand at the end) says how the hand ended; the
         table waits to go below it."""
         hand = ui_for(record.game).closed_hand(match) or 0
-        shown = self.store.show_hand_end(record.id, hand)
+        shown = await self.store.off(self.store.show_hand_end, record.id, hand)
         if shown and not match.is_over and record.tournament_id is None:
             self.shows.summing.add(record.id)
 
@@ -161,12 +162,12 @@ class Endings:
             thread=record.thread_id,
         )
 
-    def _match_ending(self, record: MatchRecord, match: GameMatch) -> None:
+    async def _match_ending(self, record: MatchRecord, match: GameMatch) -> None:
         if record.tournament_id is not None:  # each hand shows the end; the board, the rest
-            self.store.show_match_end(record.id)
+            await self.store.off(self.store.show_match_end, record.id)
             return
         if alone(record):  # the person's hand shows the end, with the rematch: the last word
-            self.store.show_match_end(record.id)
+            await self.store.off(self.store.show_match_end, record.id)
             for seat in record.seats:
                 user, posted = seat.user_id, seat.hand_message_id
                 if user and posted and self.outbox.newest.get((user, None), 0) > posted:
@@ -184,16 +185,22 @@ class Endings:
         """The hand's summary is out (or could not be, or was already): its place is stored,
         then the table of the next hand goes below it."""
         if message_id is None:
-            self._below_summary(match_id)
-            return None
-        write = functools.partial(self.store.set_summary_message, match_id, message_id)
-        return Then(write, lambda _: self._below_summary(match_id))
+            return Then(functools.partial(self.store.get_match, match_id), self._below_summary)
+        write = functools.partial(self._summary_placed, match_id, message_id)
+        return Then(write, self._below_summary)
 
-    def _below_summary(self, match_id: int) -> None:
-        """The hand's summary is where it stays: the table it held back goes below it."""
-        if match_id in self.shows.summing:
-            self.shows.summing.discard(match_id)
-            self.shows.table(self.store.get_match(match_id), follow=False)
+    def _summary_placed(self, match_id: int, message_id: int) -> MatchRecord:
+        """Store where the hand's summary is; the match as stored after it."""
+        self.store.set_summary_message(match_id, message_id)
+        return self.store.get_match(match_id)
+
+    def _below_summary(self, stored: object) -> None:
+        """The hand's summary is where it stays (``stored``: the match as stored after it):
+        the table it held back goes below it."""
+        assert isinstance(stored, MatchRecord)
+        if stored.id in self.shows.summing:
+            self.shows.summing.discard(stored.id)
+            self.shows.table(stored, follow=False)
 
     def final_ranking(
         self, record: MatchRecord, match: GameMatch, lang: str | None = None
@@ -204,7 +211,7 @@ class Endings:
 
     # --- what a resume owes ------------------------------------------------------------------
 
-    def hand_end(self, record: MatchRecord) -> None:
+    async def hand_end(self, record: MatchRecord) -> None:
         """At a resume (or once the store is back): the end of the latest hand, if the bot
         stopped before showing it (its summary in the group, then the table below it; each
         recap, then the new hand below it), exactly as it would have been shown; what was
@@ -218,7 +225,7 @@ class Endings:
             return
         shown = record.shown_hand
         if shown is not None and shown < closed and record.id not in self.shows.summing:
-            self.summaries(record, match, closed=True)
+            await self.summaries(record, match, closed=True)
         elif shown == closed and record.summary_message_id is None:
             self.shows.unplaced.add(record.id)
             self.shows.table(record, fresh=True, follow=False)
@@ -232,7 +239,7 @@ class Endings:
         if seats:
             self.recap(record, match, seats)  # the whole record: names go by seat
 
-    def match_end(self, record: MatchRecord) -> None:
+    async def match_end(self, record: MatchRecord) -> None:
         """At a resume, a match that ended as the bot stopped: its end in the group if it was
         not shown (the last hand's summary, then the ranking), the final table, and every hand
         and bell brought in line (no bell rings, no hand keeps its buttons)."""
@@ -241,20 +248,20 @@ class Endings:
             closed, shown = ui_for(record.game).closed_hand(match), record.shown_hand
             unshown = closed is not None and shown is not None and shown < closed
             if unshown and record.status == FINISHED:  # a stop shows no hand's end
-                self._hand_ended(record, match)
-            self._match_ending(record, match)
-            record = self.store.get_match(record.id)  # as the end left it
+                await self._hand_ended(record, match)
+            await self._match_ending(record, match)
+            record = await self.matches.stored(record.id)  # as the end left it
             self.shows.table(record)
         for seat in record.seats:
             if seat.hand_message_id is not None:  # a hand is edited, never posted anew
                 self.shows.hand(record, seat.seat)
         self.shows.ring(record)
 
-    def everything(self, record: MatchRecord) -> None:
+    async def everything(self, record: MatchRecord) -> None:
         """The table, every hand and the bells (after a start or a resume), after the end of
         the last hand if it was not shown yet."""
-        self.hand_end(record)
-        record = self.store.get_match(record.id)  # as the end of the hand left it
+        await self.hand_end(record)
+        record = await self.matches.stored(record.id)  # as the end of the hand left it
         self.shows.table(record)
         for seat in range(len(record.seats)):
             self.shows.hand(record, seat)

@@ -90,10 +90,10 @@ class Lobby:
             None,
         )
 
-    def refresh(self, match_id: int, options_panel: bool = False) -> None:
+    async def refresh(self, match_id: int, options_panel: bool = False) -> None:
         """Show the lobby's latest state (or its options panel)."""
         self.shows.panels[match_id] = options_panel
-        self.shows.table(self.store.get_match(match_id))
+        self.shows.table(await self.matches.stored(match_id))
 
     async def press(
         self, data: callbacks.Callback, user_id: int, name: str, chat_id: int, lang: str
@@ -101,7 +101,7 @@ class Lobby:
         """A lobby button pressed in ``chat_id`` (only in the lobby's own chat), by a person
         who reads ``lang``; the lobby read once, under its lock."""
         async with self.matches.lock(data.match_id):
-            record = self.matches.record_or_none(data.match_id)
+            record = await self.matches.load(data.match_id)
             if record is None or record.status != "lobby" or record.chat_id != chat_id:
                 return Answer(t(lang, "ans.stale"))
             if data.version != record.version and data.op not in HARMLESS:
@@ -153,14 +153,14 @@ class Lobby:
             return "ans.seated_elsewhere"
         except LobbyFull:
             return "ans.full"
-        self.refresh(match_id)
+        await self.refresh(match_id)
         return ""
 
     async def join_from_link(self, match_id: int, user_id: int, name: str) -> str | None:
         """``/start j<match>`` in private: sit the user at that lobby if they belong to its
         group; the answer's catalog key (None: no such lobby)."""
         async with self.matches.lock(match_id):
-            record = self.matches.record_or_none(match_id)
+            record = await self.matches.load(match_id)
             if record is None or record.status != "lobby":
                 return None
             if record.seat_of(user_id) is not None:
@@ -196,7 +196,7 @@ class Lobby:
         computers = [s.seat for s in record.seats if s.is_computer]
         if computers:
             await self.store.off(self.store.remove_seat, record.id, computers[-1])
-            self.refresh(record.id)
+            await self.refresh(record.id)
         return Answer()
 
     async def _leave(self, press: LobbyPress) -> Answer:
@@ -205,14 +205,14 @@ class Lobby:
         if seat is None:
             return Answer(t(lang, "ans.not_joined"))
         await self.store.off(self.store.remove_seat, record.id, seat)
-        self.refresh(record.id)
+        await self.refresh(record.id)
         return Answer(t(lang, "ans.left"))
 
     async def _options(self, press: LobbyPress) -> Answer:
         record, lang = press.record, press.lang
         if press.user_id != record.creator_id:
             return Answer(t(lang, "ans.only_creator"))
-        self.refresh(record.id, options_panel=press.data.op == LobbyOp.OPTIONS)
+        await self.refresh(record.id, options_panel=press.data.op == LobbyOp.OPTIONS)
         return Answer()
 
     async def _option_value(self, press: LobbyPress) -> Answer:
@@ -229,7 +229,7 @@ class Lobby:
         except ValueError as error:
             return Answer(t(lang, "ans.option_invalid", message=str(error)), alert=True)
         await self.store.off(self.store.set_match_options, record.id, options)
-        self.refresh(record.id, options_panel=True)
+        await self.refresh(record.id, options_panel=True)
         return Answer()
 
     async def _partners(self, press: LobbyPress) -> Answer:
@@ -239,7 +239,7 @@ class Lobby:
         if len(record.seats) == 4:
             # Seats 0+2 play against 1+3: rotating seats 1-3 gives seat 0 each partner in turn.
             await self.store.off(self.store.reorder_seats, record.id, [0, 2, 3, 1])
-        self.refresh(record.id)
+        await self.refresh(record.id)
         return Answer()
 
     async def _cancel(self, press: LobbyPress) -> Answer:
@@ -267,7 +267,7 @@ class Lobby:
         except ValueError as error:
             return Answer(t(lang, "ans.option_invalid", message=str(error)), alert=True)
         await self.store.off(self.store.start_match, record.id, match.to_json(), record.version)
-        await self.started(self.store.get_match(record.id), match)
+        await self.started(await self.matches.stored(record.id), match)
         return Answer()
 
     async def rematch(self, match_id: int, user_id: int, chat_id: int, lang: str) -> Answer:
@@ -276,7 +276,7 @@ class Lobby:
         other players still in the group asked to join (``lang``: the presser's). A rematch
         already opened by another of them is pointed at, not opened again."""
         async with self.matches.lock(match_id):
-            record = self.matches.record_or_none(match_id)
+            record = await self.matches.load(match_id)
             if record is None or record.status != "finished" or record.chat_id != chat_id:
                 return Answer(t(lang, "ans.stale"))
             if record.tournament_id is not None:  # a tournament's table has no rematch

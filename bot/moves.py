@@ -138,7 +138,7 @@ class Moves:
                 record = await self.matches.stored(match_id)
                 match = self.matches.engine(record)
                 if record.version != version:
-                    self.endings.everything(record)
+                    await self.endings.everything(record)
                     return
                 await self._show(record, match, mover, new_hand, quiet=False, closed=closed)
                 for follower in self.followers:
@@ -185,7 +185,7 @@ class Moves:
         edit waits a little longer, so the move that ends the turn often joins it. A move that
         ``closed`` a hand shows its end first: the summary in the group, then the next
         table below it; each person's recap in their hand, then the new hand below it."""
-        self.endings.summaries(record, match, closed)
+        await self.endings.summaries(record, match, closed)
         if closed and not match.is_over:
             self.endings.recap(record, match)
         if closed or match.is_over:

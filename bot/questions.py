@@ -134,7 +134,7 @@ class Questions:
             self.people.forget(user_id)
             left = await self.store.off(self.store.delete_user_data, user_id)
             for lobby in left:  # left, passed on or cancelled
-                self.moves.shows.table(self.store.get_match(lobby))
+                self.moves.shows.table(await self.matches.stored(lobby))
             return Answer(t(lang, "ans.deleted"))
         return await self._confirmed(question.kind, question.match_id or 0, user_id, lang)
 
@@ -152,7 +152,7 @@ class Questions:
     async def _confirmed(self, kind: str, match_id: int, user_id: int, lang: str) -> Answer:
         """Stop or abandon the match, as confirmed (the powers checked again, in its group)."""
         async with self.matches.lock(match_id):
-            record = self.matches.record_or_none(match_id)
+            record = await self.matches.load(match_id)
             if record is None or record.status != "playing":
                 return Answer(t(lang, "ans.no_match"))
             seat = record.seat_of(user_id)

@@ -200,7 +200,7 @@ class Rounds:
                     self.outbox.send(user, text, priority=Priority.HAND)
         try:
             async with self.matches.lock(match_id):  # nothing moves it while it starts
-                await self.started(self.store.get_match(match_id), match)
+                await self.started(await self.matches.stored(match_id), match)
         except MatchHeld:  # another instance acts on it already: it has started there
             log.info("table match %s is held elsewhere as it starts", match_id)
 
@@ -262,7 +262,7 @@ class Rounds:
     async def abandon(self, match_id: int, user_id: int) -> None:
         """A person who left the group abandons the table they play (S40-14, SC-6)."""
         async with self.matches.lock(match_id):
-            match = self.store.get_match(match_id)
+            match = await self.matches.stored(match_id)
             seat = match.seat_of(user_id)
             if match.status == "playing" and seat is not None:
                 lang = self.people.group_lang(match.chat_id)
@@ -272,7 +272,7 @@ class Rounds:
         """Stop a table whose tournament was cancelled with its group gone (recorded, not
         ranked): the match, or None when it was not playing."""
         async with self.matches.lock(match_id):
-            match = self.store.get_match(match_id)
+            match = await self.matches.stored(match_id)
             if match.status != "playing":
                 return None
             await self.moves.move(match, None, STOP, self.people.group_lang(match.chat_id))
@@ -282,12 +282,12 @@ class Rounds:
         """End a table as it stands; whether it is ended (or needs no ending)."""
         try:
             async with self.matches.lock(match_id):
-                match = self.store.get_match(match_id)
+                match = await self.matches.stored(match_id)
                 if match.status != "playing" or match.created_at > ends:
                     return True
                 lang = self.people.group_lang(match.chat_id)
                 await self.moves.move(match, None, END, lang)
-                return self.store.get_match(match_id).status != "playing"
+                return (await self.matches.stored(match_id)).status != "playing"
         except MatchHeld:
             return False  # another instance is moving it: try again
         except Exception:  # one table's fault must not keep the others of the round going

@@ -479,7 +479,7 @@ class Tavolo:
     async def _closed(self, record: MatchRecord, chat_id: int) -> None:
         """A match of a chat closed to the bot ends (:meth:`chat_closed`)."""
         async with self.matches.lock(record.id):
-            record = self.store.get_match(record.id)
+            record = await self.matches.stored(record.id)
             if record.status == "lobby":
                 if not await self.store.off(self.store.discard_lobby, record.id):
                     await self.store.off(self.store.set_status, record.id, "stopped")
@@ -511,13 +511,13 @@ class Tavolo:
         if record is None:
             return
         async with self.matches.lock(record.id):
-            record = self.store.get_match(record.id)
+            record = await self.matches.stored(record.id)
             seat = record.seat_of(user_id)
             if seat is None:
                 return
             if record.status == "lobby":
                 await self.store.off(self.store.remove_seat, record.id, seat)
-                self.lobby.refresh(record.id)
+                await self.lobby.refresh(record.id)
                 return
             lang = self.group_lang(chat_id)
             text = t(lang, "cmd.player_left", name=isolated(record.seats[seat].name))
@@ -532,9 +532,9 @@ class Tavolo:
         deadline, deadline_seat = self.moves.next_deadline(record, match)
         self.matches.keep(record.id, record.version, match)  # a deadline moves no version
         await self.store.off(self.store.set_deadline, record.id, deadline, deadline_seat)
-        record = self.store.get_match(record.id)
+        record = await self.matches.stored(record.id)
         await self.store.off(self._set_work, record, self.engine(record))  # as stored now
-        self._show_running(record)
+        await self._show_running(record)
 
     def _set_work(self, record: MatchRecord, match: GameMatch) -> None:
         """Store the work the position makes due (at a start; at a resume without any)."""
@@ -542,9 +542,9 @@ class Tavolo:
         assert isinstance(due, list)
         self.store.set_work(record.id, record.version, due)
 
-    def _show_running(self, record: MatchRecord) -> None:
+    async def _show_running(self, record: MatchRecord) -> None:
         self.timers.arm(record)
-        self.endings.everything(record)
+        await self.endings.everything(record)
         self.computers.follow(record, self.engine(record), False)
 
     async def _with_deadline(self, record: MatchRecord) -> MatchRecord:
@@ -554,10 +554,10 @@ class Tavolo:
             deadline, seat = self.moves.next_deadline(record, self.engine(record))
             if deadline is not None:
                 await self.store.off(self.store.set_deadline, record.id, deadline, seat)
-                record = self.store.get_match(record.id)
+                record = await self.matches.stored(record.id)
                 await self.store.off(self._set_work, record, self.engine(record))
                 return record
-        if not self.store.work(record.id):
+        if not await self.store.off(self.store.work, record.id):
             await self.store.off(self._set_work, record, self.engine(record))
         return record
 
@@ -565,20 +565,20 @@ class Tavolo:
         """At start-up: every unfinished match shows its current state again, and a match
         that ended as the bot stopped shows its end, and loses its bells and its hands'
         buttons."""
-        for match_id in self.store.ended_unsettled():
-            self.endings.match_end(self.store.get_match(match_id))
+        for match_id in await self.store.off(self.store.ended_unsettled):
+            await self.endings.match_end(await self.matches.stored(match_id))
         count = 0
-        for record in self.store.unfinished_matches():
+        for record in await self.store.off(self.store.unfinished_matches):
             if record.status == "lobby":
-                self.lobby.refresh(record.id)
+                await self.lobby.refresh(record.id)
             else:
                 try:  # another instance may be playing it: read it again under its lock
                     async with self.matches.lock(record.id):
-                        record = await self._with_deadline(self.store.get_match(record.id))
+                        record = await self._with_deadline(await self.matches.stored(record.id))
                 except MatchHeld:
                     continue
                 try:
-                    self._show_running(record)
+                    await self._show_running(record)
                 except DatabaseUnavailable:
                     raise
                 except Exception:  # one match's fault must not keep every other one down

@@ -118,7 +118,7 @@ class TurnTimers:
     async def remind(self, item: Work) -> None:
         """The turn is half over (claimed work): tell the player how long is left, and show
         the time left again in the table and in the player's hand (its "at most" halves)."""
-        record = self.store.get_match(item.match_id)
+        record = await self.matches.stored(item.match_id)
         seat, deadline = record.deadline_seat, record.deadline
         if deadline is None or record.status != "playing" or seat is None:
             return
@@ -141,7 +141,7 @@ class TurnTimers:
         (autoplay/forfeit)."""
         match_id = item.match_id
         async with self.matches.lock(match_id):
-            record = self.store.get_match(match_id)
+            record = await self.matches.stored(match_id)
             if record.status != "playing" or record.deadline != item.due_at:
                 return
             seat = self.matches.engine(record).to_play
@@ -149,7 +149,7 @@ class TurnTimers:
                 return
             ui = ui_of(record.seats[seat])  # autoplay takes the staged melds back
             await self.moves.move(record, seat, TIMEOUT, "it", cleared(ui, keep_staged=False))
-            self._tell_expired(self.store.get_match(match_id), seat)
+            self._tell_expired(await self.matches.stored(match_id), seat)
 
     def _tell_expired(self, record: MatchRecord, seat: int) -> None:
         """Tell the player their time ran out, and what the bot did for them."""

@@ -175,7 +175,7 @@ def die_after_storing(service: Tavolo, shown: str) -> None:
     ("summary only"); or as Telegram took the summary, before the store kept where it went
     ("summary unstored")."""
 
-    def show(
+    async def show(
         record: MatchRecord,
         match: GameMatch,
         mover: Any,
@@ -184,7 +184,7 @@ def die_after_storing(service: Tavolo, shown: str) -> None:
         closed: bool = False,
     ) -> None:  # Moves._show's signature
         if shown != "nothing":
-            service.endings.summaries(record, match, closed)
+            await service.endings.summaries(record, match, closed)
 
     service.moves._show = show  # type: ignore[method-assign]
     if shown == "summary only":
@@ -247,7 +247,7 @@ async def test_a_restart_after_some_recaps_shows_the_others(
         await settle(server, service)
         old_hands = [seat.hand_message_id or 0 for seat in service.store.get_match(match_id).seats]
 
-        def show(
+        async def show(
             record: MatchRecord,
             match: GameMatch,
             mover: Any,
@@ -255,7 +255,7 @@ async def test_a_restart_after_some_recaps_shows_the_others(
             quiet: bool,
             closed: bool = False,
         ) -> None:  # Moves._show's signature
-            service.endings.summaries(record, match, closed)
+            await service.endings.summaries(record, match, closed)
             service.endings.recap(record, match, [0])  # Anna's recap only
 
         service.moves._show = show  # type: ignore[method-assign]
