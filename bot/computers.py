@@ -100,9 +100,8 @@ class Computers:
         private = self.store.load_engine_match(record)
         spec = self.matches.spec(record)
         action = await asyncio.to_thread(spec.choose, private, level, seed)
-        async with self.matches.lock(item.match_id):
-            current = await self.matches.stored(item.match_id)
-            if current.version == record.version:
+        async with self.matches.hold(item.match_id) as current:
+            if current is not None and current.version == record.version:
                 await self.moves.move(current, seat, str(action), "it")
 
     async def close(self) -> None:

@@ -34,8 +34,7 @@ class Hands:
         """A hand button: check who and when (the match read once, under its lock), then the
         game's UI handles it. ``lang``: the presser's language; ``page``: a tap in the Mini App
         (:mod:`bot.pages`), where a change of the hand's look is shown, not in the chat."""
-        async with self.matches.lock(data.match_id):
-            record = await self.matches.load(data.match_id)
+        async with self.matches.hold(data.match_id) as record:
             if record is None or record.status != "playing":
                 return Answer(t(lang, "ans.no_match"))
             if not 0 <= data.seat < len(record.seats) or record.seats[data.seat].user_id != user_id:

@@ -100,8 +100,7 @@ class Lobby:
     ) -> Answer:
         """A lobby button pressed in ``chat_id`` (only in the lobby's own chat), by a person
         who reads ``lang``; the lobby read once, under its lock."""
-        async with self.matches.lock(data.match_id):
-            record = await self.matches.load(data.match_id)
+        async with self.matches.hold(data.match_id) as record:
             if record is None or record.status != "lobby" or record.chat_id != chat_id:
                 return Answer(t(lang, "ans.stale"))
             if data.version != record.version and data.op not in HARMLESS:
@@ -159,8 +158,7 @@ class Lobby:
     async def join_from_link(self, match_id: int, user_id: int, name: str) -> str | None:
         """``/start j<match>`` in private: sit the user at that lobby if they belong to its
         group; the answer's catalog key (None: no such lobby)."""
-        async with self.matches.lock(match_id):
-            record = await self.matches.load(match_id)
+        async with self.matches.hold(match_id) as record:
             if record is None or record.status != "lobby":
                 return None
             if record.seat_of(user_id) is not None:
@@ -275,8 +273,7 @@ class Lobby:
         at the chat's next free table, the one who pressed and the computers seated, and the
         other players still in the group asked to join (``lang``: the presser's). A rematch
         already opened by another of them is pointed at, not opened again."""
-        async with self.matches.lock(match_id):
-            record = await self.matches.load(match_id)
+        async with self.matches.hold(match_id) as record:
             if record is None or record.status != "finished" or record.chat_id != chat_id:
                 return Answer(t(lang, "ans.stale"))
             if record.tournament_id is not None:  # a tournament's table has no rematch

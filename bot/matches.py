@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 
@@ -23,6 +25,8 @@ from storage import (
     Store,
     WrongStatus,
 )
+
+log = logging.getLogger(__name__)
 
 LOCK_POLL = 0.01
 """Seconds between tries for a match another instance holds (it holds it for one press)."""
@@ -58,15 +62,22 @@ class Matches:
         self._giving_back: set[asyncio.Future[None]] = set()
 
     @asynccontextmanager
-    async def lock(self, match_id: int) -> AsyncIterator[None]:
-        """Hold the match: in this process (an asyncio lock), then across the instances on the
-        database (the store's match lock: PostgreSQL's advisory lock, free on SQLite).
-        :class:`MatchHeld` after waiting :data:`LOCK_WAIT` seconds for another instance."""
+    async def hold(self, match_id: int) -> AsyncIterator[MatchRecord | None]:
+        """Hold the match and read it once, under the hold: in this process (an asyncio lock),
+        then across the instances on the database (the store's match lock: PostgreSQL's
+        advisory lock, taken and the match read in one question off the event loop; free on
+        SQLite). Gives the match as stored, None when there is no such match (a forged
+        button). :class:`MatchHeld` after waiting :data:`LOCK_WAIT` seconds for another
+        instance."""
         lock, users = self._locks.get(match_id, (asyncio.Lock(), 0))
         self._locks[match_id] = (lock, users + 1)
         try:
-            async with lock, self._held(match_id):
-                yield
+            async with lock:
+                record = await self._take(match_id)
+                try:
+                    yield record
+                finally:
+                    self._give_back(match_id)
         finally:
             lock, users = self._locks[match_id]
             if users == 1:
@@ -74,46 +85,62 @@ class Matches:
             else:
                 self._locks[match_id] = (lock, users - 1)
 
-    @asynccontextmanager
-    async def _held(self, match_id: int) -> AsyncIterator[None]:
-        """The store's match lock (see :meth:`lock`)."""
+    async def _take(self, match_id: int) -> MatchRecord | None:
+        """The store's match lock taken, and the match read (see :meth:`hold`)."""
+        if not self.store.shared:  # one process alone: its asyncio lock is the lock
+            return await self.load(match_id)
         waited = 0.0
-        while not await self._try_lock(match_id):
+        while True:
+            taking = asyncio.ensure_future(self.store.off(self._lock_and_read, match_id))
+            try:
+                taken, record = await asyncio.shield(taking)
+            except asyncio.CancelledError:  # what the database gives meanwhile is given back
+                taking.add_done_callback(functools.partial(self._taken_late, match_id))
+                raise
+            if taken:
+                return record
             if waited >= LOCK_WAIT:
                 raise MatchHeld(f"match {match_id} is held by another instance")
             await asyncio.sleep(LOCK_POLL)
             waited += LOCK_POLL
-        try:
-            yield
-        finally:
-            await self._unlock(match_id)
 
-    async def _try_lock(self, match_id: int) -> bool:
-        """Try the store's match lock: a question to the database when instances share it,
-        asked off the event loop (a press cancelled meanwhile gives back what it took); free
-        otherwise."""
-        if not self.store.shared:
-            return self.store.try_lock_match(match_id)
-        taking = asyncio.ensure_future(self.store.off(self.store.try_lock_match, match_id))
+    def _lock_and_read(self, match_id: int) -> tuple[bool, MatchRecord | None]:
+        """In the store's threads: take the match's lock and, once taken, read the match
+        (the lock given back when the read fails)."""
+        if not self.store.try_lock_match(match_id):
+            return False, None
         try:
-            return await asyncio.shield(taking)
-        except asyncio.CancelledError:
-            taking.add_done_callback(lambda taken: self._give_back(match_id, taken))
+            return True, self.store.get_match(match_id)
+        except MatchNotFound:
+            return True, None
+        except BaseException:
+            self.store.unlock_match(match_id)
             raise
 
-    def _give_back(self, match_id: int, taken: asyncio.Future[bool]) -> None:
-        if not taken.cancelled() and taken.exception() is None and taken.result():
-            task = asyncio.ensure_future(self._unlock(match_id))
-            self._giving_back.add(task)
-            task.add_done_callback(self._giving_back.discard)
+    def _taken_late(self, match_id: int, taking: asyncio.Future[tuple[bool, object]]) -> None:
+        if not taking.cancelled() and taking.exception() is None and taking.result()[0]:
+            self._give_back(match_id)
 
-    async def _unlock(self, match_id: int) -> None:
-        """Give back the store's match lock (off the event loop when instances share it; a
-        cancelled press still gives it back)."""
+    def _give_back(self, match_id: int) -> None:
+        """Give back the store's match lock (on a shared database: taken on SQLite, there is
+        none), asked off the event loop, and not waited for: this process's locks are counted on one
+        connection, so a press here that takes the match meanwhile counts one more."""
         if not self.store.shared:
-            self.store.unlock_match(match_id)
             return
-        await asyncio.shield(self.store.off(self.store.unlock_match, match_id))
+        task = asyncio.ensure_future(self.store.off(self.store.unlock_match, match_id))
+        self._giving_back.add(task)
+        task.add_done_callback(self._given_back)
+
+    async def given_back(self) -> None:
+        """Wait until the database has every match lock this process gave back."""
+        while self._giving_back:
+            await asyncio.gather(*self._giving_back, return_exceptions=True)
+
+    def _given_back(self, task: asyncio.Future[None]) -> None:
+        self._giving_back.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            # The lock connection broke: its locks went with it.
+            log.warning("a match lock was not given back: %s", task.exception())
 
     def get(self, match_id: int) -> MatchRecord:
         """The stored match (MatchNotFound if there is none)."""

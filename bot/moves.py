@@ -11,6 +11,7 @@ timers, the computer players) hear of it last.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -89,40 +90,52 @@ class Moves:
         # The engine is ahead of the store until the commit ends: meanwhile what renders this
         # match (another chat's work goes on while the database works) reads the stored one.
         self.matches.forget(record.id)
+        commit = functools.partial(
+            self.store.commit_move,
+            record.id,
+            record.version,
+            seat,
+            str(applied),
+            match.to_json(),
+            turn_starts=turn_starts,
+            ui=None if ui_after is None else seat_ui(ui_after),
+            work=work,
+            **self._ending(record, match),
+            **timing,
+        )
         try:
-            version = await self.store.off(
-                self.store.commit_move,
-                record.id,
-                record.version,
-                seat,
-                str(applied),
-                match.to_json(),
-                turn_starts=turn_starts,
-                ui=None if ui_after is None else seat_ui(ui_after),
-                work=work,
-                **self._ending(record, match),
-                **timing,
-            )
+            version, stored = await self.store.off(self._commit_and_read, record.id, commit)
         except StaleVersion:
             return Answer(t(lang, "ans.stale"))
         self.matches.keep(record.id, version, match)
         quiet = not turn_starts and not match.is_over
-        try:
-            record = await self.matches.stored(record.id)
-        except DatabaseUnavailable as error:  # the move is committed: it is shown once it is back
-            log.warning("match %d: the database went away after a move (%s)", record.id, error)
+        if stored is None:  # the move is committed: it is shown once the database is back
             task = asyncio.create_task(
                 self._show_when_back(record.id, version, seat, new_hand, closed)
             )
             self._later.add(task)
             task.add_done_callback(self._later.discard)
             return Answer()
+        record = stored
         await self._show(record, match, seat, new_hand, quiet, closed)
         for follower in self.followers:
             follower(record, match, bool(timing) or match.is_over)
         if nobody_left(record, match):  # S40-14.5, SC-6.4: computers play on for nobody
             return await self.move(record, seat, END, lang)
         return Answer()
+
+    def _commit_and_read(
+        self, match_id: int, commit: Callable[[], int]
+    ) -> tuple[int, MatchRecord | None]:
+        """In the store's threads: commit the move, then read the match as it left it (None
+        when the database went away after the commit: the move is committed all the same).
+        The committed version."""
+        version = commit()
+        try:
+            return version, self.store.get_match(match_id)
+        except DatabaseUnavailable as error:
+            log.warning("match %d: the database went away after a move (%s)", match_id, error)
+            return version, None
 
     async def _show_when_back(
         self, match_id: int, version: int, mover: int | None, new_hand: bool, closed: bool

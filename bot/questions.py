@@ -151,8 +151,7 @@ class Questions:
 
     async def _confirmed(self, kind: str, match_id: int, user_id: int, lang: str) -> Answer:
         """Stop or abandon the match, as confirmed (the powers checked again, in its group)."""
-        async with self.matches.lock(match_id):
-            record = await self.matches.load(match_id)
+        async with self.matches.hold(match_id) as record:
             if record is None or record.status != "playing":
                 return Answer(t(lang, "ans.no_match"))
             seat = record.seat_of(user_id)

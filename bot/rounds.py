@@ -199,8 +199,9 @@ class Rounds:
                     text = view.table_notice(record, round_, table, entry.entry, user, lang, group)
                     self.outbox.send(user, text, priority=Priority.HAND)
         try:
-            async with self.matches.lock(match_id):  # nothing moves it while it starts
-                await self.started(await self.matches.stored(match_id), match)
+            async with self.matches.hold(match_id) as held:  # nothing moves it as it starts
+                if held is not None:
+                    await self.started(held, match)
         except MatchHeld:  # another instance acts on it already: it has started there
             log.info("table match %s is held elsewhere as it starts", match_id)
 
@@ -261,19 +262,17 @@ class Rounds:
 
     async def abandon(self, match_id: int, user_id: int) -> None:
         """A person who left the group abandons the table they play (S40-14, SC-6)."""
-        async with self.matches.lock(match_id):
-            match = await self.matches.stored(match_id)
-            seat = match.seat_of(user_id)
-            if match.status == "playing" and seat is not None:
+        async with self.matches.hold(match_id) as match:
+            seat = None if match is None else match.seat_of(user_id)
+            if match is not None and match.status == "playing" and seat is not None:
                 lang = self.people.group_lang(match.chat_id)
                 await self.moves.move(match, seat, ABANDON, lang)
 
     async def stop(self, match_id: int) -> MatchRecord | None:
         """Stop a table whose tournament was cancelled with its group gone (recorded, not
         ranked): the match, or None when it was not playing."""
-        async with self.matches.lock(match_id):
-            match = await self.matches.stored(match_id)
-            if match.status != "playing":
+        async with self.matches.hold(match_id) as match:
+            if match is None or match.status != "playing":
                 return None
             await self.moves.move(match, None, STOP, self.people.group_lang(match.chat_id))
             return match
@@ -281,9 +280,8 @@ class Rounds:
     async def _end(self, match_id: int, ends: datetime) -> bool:
         """End a table as it stands; whether it is ended (or needs no ending)."""
         try:
-            async with self.matches.lock(match_id):
-                match = await self.matches.stored(match_id)
-                if match.status != "playing" or match.created_at > ends:
+            async with self.matches.hold(match_id) as match:
+                if match is None or match.status != "playing" or match.created_at > ends:
                     return True
                 lang = self.people.group_lang(match.chat_id)
                 await self.moves.move(match, None, END, lang)

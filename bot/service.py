@@ -478,8 +478,10 @@ class Tavolo:
 
     async def _closed(self, record: MatchRecord, chat_id: int) -> None:
         """A match of a chat closed to the bot ends (:meth:`chat_closed`)."""
-        async with self.matches.lock(record.id):
-            record = await self.matches.stored(record.id)
+        async with self.matches.hold(record.id) as held:
+            if held is None:
+                return
+            record = held
             if record.status == "lobby":
                 if not await self.store.off(self.store.discard_lobby, record.id):
                     await self.store.off(self.store.set_status, record.id, "stopped")
@@ -510,8 +512,10 @@ class Tavolo:
         record = self.tables.seated(chat_id, user_id)
         if record is None:
             return
-        async with self.matches.lock(record.id):
-            record = await self.matches.stored(record.id)
+        async with self.matches.hold(record.id) as held:
+            if held is None:
+                return
+            record = held
             seat = record.seat_of(user_id)
             if seat is None:
                 return
@@ -573,8 +577,10 @@ class Tavolo:
                 await self.lobby.refresh(record.id)
             else:
                 try:  # another instance may be playing it: read it again under its lock
-                    async with self.matches.lock(record.id):
-                        record = await self._with_deadline(await self.matches.stored(record.id))
+                    async with self.matches.hold(record.id) as held:
+                        if held is None:
+                            continue
+                        record = await self._with_deadline(held)
                 except MatchHeld:
                     continue
                 try:

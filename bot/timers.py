@@ -140,9 +140,8 @@ class TurnTimers:
         """The turn timer ran out (claimed work): the engine applies ``timeout_policy``
         (autoplay/forfeit)."""
         match_id = item.match_id
-        async with self.matches.lock(match_id):
-            record = await self.matches.stored(match_id)
-            if record.status != "playing" or record.deadline != item.due_at:
+        async with self.matches.hold(match_id) as record:
+            if record is None or record.status != "playing" or record.deadline != item.due_at:
                 return
             seat = self.matches.engine(record).to_play
             if seat is None:

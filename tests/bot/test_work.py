@@ -103,12 +103,15 @@ async def test_a_match_held_elsewhere_too_long_is_refused(
         try:
             record, _ = started(mine, "scopone", 4)
             assert theirs.try_lock_match(record.id)
+            matches = Matches(mine)
             with pytest.raises(MatchHeld, match=f"match {record.id} is held"):
-                async with Matches(mine).lock(record.id):
+                async with matches.hold(record.id):
                     pass
             theirs.unlock_match(record.id)
-            async with Matches(mine).lock(record.id):
+            async with matches.hold(record.id) as held:
+                assert held is not None and held.id == record.id
                 assert not theirs.try_lock_match(record.id)
+            await matches.given_back()
             assert theirs.try_lock_match(record.id)
             theirs.unlock_match(record.id)
         finally:

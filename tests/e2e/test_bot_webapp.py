@@ -419,8 +419,9 @@ async def test_the_page_of_a_match_that_ended_shows_how_it_ended(
     async with bot_and_page(server, tmp_path / "e.db") as (service, client):
         anna = Page(client, match_id)
         await anna.sign_in(init_data(server.token, ANNA, "Anna"))
-        async with service.matches.lock(match_id):  # a confirmed /stop
-            await service.moves.move(service.store.get_match(match_id), None, "stop", "it")
+        async with service.matches.hold(match_id) as record:  # a confirmed /stop
+            assert record is not None
+            await service.moves.move(record, None, "stop", "it")
         await settle(server, service)
         state = (await anna.state()).json()
         assert (state["running"], state["my_turn"], state["actions"]) == (False, False, [])
