@@ -110,9 +110,7 @@ class Matches:
         if not self.store.try_lock_match(match_id):
             return False, None
         try:
-            return True, self.store.get_match(match_id)
-        except MatchNotFound:
-            return True, None
+            return True, self._read(match_id)
         except BaseException:
             self.store.unlock_match(match_id)
             raise
@@ -147,16 +145,24 @@ class Matches:
         return self.store.get_match(match_id)
 
     async def load(self, match_id: int) -> MatchRecord | None:
-        """The stored match, or None when there is no such match (a forged button): as the
-        store keeps it in memory (the bot alone on its SQLite file), else read off the event
-        loop (a database shared by instances keeps no match)."""
-        kept = self.store.kept_match(match_id)
-        if kept is not None:
-            return kept
+        """The stored match, or None when there is no such match (a forged button), with its
+        people and its group's settings ready in the store's memory (:func:`people_of`):
+        each as the store keeps it (the bot alone on its SQLite file; people and settings
+        for a second on a database shared by instances, which keeps no match), else read off
+        the event loop, all in one question to the store."""
+        record = self.store.kept_match(match_id)
+        if record is not None and self.store.keeps(*people_of(record)):
+            return record
+        return await self.store.off(self._read, match_id)
+
+    def _read(self, match_id: int) -> MatchRecord | None:
+        """In the store's threads: the match and its people (see :meth:`load`)."""
         try:
-            return await self.store.off(self.store.get_match, match_id)
+            record = self.store.get_match(match_id)
         except MatchNotFound:
             return None
+        self.store.read_people(*people_of(record))
+        return record
 
     async def stored(self, match_id: int) -> MatchRecord:
         """The stored match, loaded as :meth:`load` does (MatchNotFound if there is none)."""
@@ -206,6 +212,15 @@ class Matches:
     def is_computer(record: MatchRecord, match: GameMatch, seat: int) -> bool:
         """A seat the bot plays: a computer player, or one whose player left (Scopone)."""
         return record.seats[seat].is_computer or seat in match.computer_seats
+
+
+def people_of(record: MatchRecord) -> tuple[set[int], set[int]]:
+    """Whom a match's messages name and whose languages they speak: its people, and its
+    group (a private match: its chat is its player's)."""
+    users = {seat.user_id for seat in record.seats if seat.user_id is not None}
+    if record.chat_id > 0:
+        return users | {record.chat_id}, set()
+    return users, {record.chat_id}
 
 
 def ui_of(seat: SeatRecord) -> HandUI:

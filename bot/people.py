@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from telegram import Bot
 from telegram.error import TelegramError
@@ -33,6 +33,15 @@ class People:
         self.clock = clock
         self.titles: dict[int, str] = {}
         self._met: dict[int, tuple[str, str | None, float]] = {}
+
+    async def load(self, users: Iterable[int] = (), chats: Iterable[int] = ()) -> None:
+        """Have these people and chats ready in the store's memory, read off the event loop
+        when it does not keep them: what follows at once (an update's handler, a render)
+        reads them without waiting for the database."""
+        users = {*users, *(chat for chat in chats if chat > 0)}
+        groups = {chat for chat in chats if chat < 0}
+        if not self.store.keeps(users, groups):
+            await self.store.off(self.store.read_people, users, groups)
 
     async def met(self, user_id: int, name: str, code: str | None) -> None:
         """A person pressed or typed a command: their name and Telegram's language code are

@@ -139,6 +139,7 @@ class Tournaments:
 
     async def _render(self, tournament_id: int) -> Render | None:
         record = await self.store.off(self.store.get_tournament, tournament_id)
+        await self.people.load((), [record.chat_id])
         lang = self.people.group_lang(record.chat_id)
         if record.status == "open":
             text, markup = view.registration_view(record, lang, self.panels.get(record.id, False))

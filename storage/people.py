@@ -4,7 +4,7 @@ erasure and supergroup upgrades."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from sqlalchemy import delete, insert, update
@@ -112,6 +112,23 @@ class PeopleStore(StoreBase):
             return record
 
         return self._retrying(attempt)
+
+    def keeps(self, users: Iterable[int] = (), chats: Iterable[int] = ()) -> bool:
+        """Whether this store keeps in memory what it knows of all these people and chats
+        (:mod:`storage.kept`), reading nothing: then :meth:`get_user` and
+        :meth:`chat_settings` answer them without the database."""
+        kept = self._kept
+        return all(kept.user(u) is not None for u in users) and all(
+            kept.chat(c) is not None for c in chats
+        )
+
+    def read_people(self, users: Iterable[int] = (), chats: Iterable[int] = ()) -> None:
+        """Read these people and chats (a store that keeps what it reads keeps them: what
+        follows reads them from memory, :meth:`keeps`)."""
+        for user_id in users:
+            self.get_user(user_id)
+        for chat_id in chats:
+            self.chat_settings(chat_id)
 
     def get_user(self, user_id: int) -> UserRecord | None:
         """The user, or None if the bot never recorded them."""

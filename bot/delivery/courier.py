@@ -226,7 +226,7 @@ class Courier:
                 await self._delete(queue, entry, work)
         finally:
             if work.claim is not None:
-                self._release(work.claim)
+                await self._release(work.claim)
 
     async def _render(self, queue: ChatQueue, render: Render | Renderer) -> Render | None:
         """A live message's render, made while the entry holds its place in the overall
@@ -261,9 +261,10 @@ class Courier:
             log.warning("delivery to %s waits for the database: %s", queue.chat_id, error)
         return away
 
-    def _release(self, claim: Claim) -> None:
+    async def _release(self, claim: Claim) -> None:
+        """Give back a delivery's claim, off the event loop."""
         try:
-            claim.release()
+            await self.off(claim.release)
         except Exception:  # the database is away: the claim went with its connection
             log.exception("a delivery could not be given back")
 
