@@ -77,6 +77,7 @@ class Languages:
     async def may_change(self, chat_id: int, user_id: int) -> bool:
         """Whether ``user_id`` may change the group's language: the host of one of its current
         matches or lobbies, or an admin of the group."""
-        if any(m.creator_id == user_id for m in self.store.active_matches_in_chat(chat_id)):
+        active = await self.store.read(self.store.active_matches_in_chat, chat_id)
+        if any(m.creator_id == user_id for m in active):
             return True
         return await self.people.is_admin(chat_id, user_id)

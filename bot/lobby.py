@@ -59,11 +59,15 @@ class Lobby:
         self.tables = tables
         self.started = started
 
-    def open(self, asked: Asked, name: str, game_name: str, private_ok: bool, limit: int) -> None:
+    async def open(self, asked: Asked, name: str, game_name: str, limit: int) -> None:
         """Open a lobby at the chat's lowest free table of ``limit`` (the caller checked there
         is one: :class:`storage.ChatBusy` if another instance took it meanwhile), in the forum
         topic where it was asked; the host sits at once when the bot can write to them, else
         joins through the deep link."""
+        self.shows.table(await self.store.off(self._create, asked, name, game_name, limit))
+
+    def _create(self, asked: Asked, name: str, game_name: str, limit: int) -> MatchRecord:
+        """In the store's threads: the new lobby (see :meth:`open`)."""
         chat_id, user_id = asked.chat_id, asked.user_id
         options = self.store.chat_settings(chat_id).default_options.get(game_name)
         options = options or game(game_name).default_options()
@@ -71,9 +75,9 @@ class Lobby:
         record = self.store.create_match(
             chat_id, game_name, options, user_id, name, seed, limit, thread
         )
-        if not private_ok:
+        if not self.store.has_private_chat(user_id):
             record = self.store.remove_seat(record.id, 0)
-        self.shows.table(record)
+        return record
 
     @staticmethod
     def waiting(active: list[MatchRecord], game_name: str) -> MatchRecord | None:
@@ -134,7 +138,7 @@ class Lobby:
             return Answer(t(lang, "ans.open_private"), url=self.people.deep_link(record.id))
         if not await self.people.is_member(record.chat_id, user_id):
             return Answer(t(lang, "ans.not_member"), alert=True)
-        if self.tables.seated(record.chat_id, user_id, but=record.id) is not None:
+        if await self.tables.seated(record.chat_id, user_id, but=record.id) is not None:
             return Answer(t(lang, "ans.seated_elsewhere"), alert=True)
         refused = await self._seat(record.id, user_id, press.name, None)
         if refused:
@@ -167,7 +171,7 @@ class Lobby:
                 return "ans.not_member"
             if len(record.seats) >= game(record.game).seats[1]:
                 return "ans.full"
-            if self.tables.seated(record.chat_id, user_id, but=record.id) is not None:
+            if await self.tables.seated(record.chat_id, user_id, but=record.id) is not None:
                 return "ans.seated_elsewhere"
             return await self._seat(record.id, user_id, name, None) or "ans.joined"
 
@@ -281,17 +285,17 @@ class Lobby:
             presser = record.seat_of(user_id)
             if presser is None:
                 return Answer(t(lang, "ans.not_joined"))
-            opened = self._rematch_of(record)
+            opened = await self._rematch_of(record)
             if opened is not None:
                 seated = opened.seat_of(user_id) is not None
                 return Answer(t(lang, "ans.already_joined" if seated else "ans.rematch_open"))
-            if self.tables.seated(chat_id, user_id) is not None:
+            if await self.tables.seated(chat_id, user_id) is not None:
                 return Answer(t(lang, "ans.seated_elsewhere"), alert=True)
             try:
-                new = self._open_rematch(record, presser)
+                new = await self.store.off(self._open_rematch, record, presser)
             except ChatBusy:  # every table taken, or its topic holds a new one (ST-7)
                 taken = record.thread_id is not None and self.tables.in_topic(
-                    self.tables.active(chat_id), record.thread_id
+                    await self.tables.active(chat_id), record.thread_id
                 )
                 return Answer(
                     t(lang, "ans.topic_taken" if taken else "ans.tables_full"), alert=True
@@ -312,7 +316,8 @@ class Lobby:
 
     def _open_rematch(self, ended: MatchRecord, presser: int) -> MatchRecord:
         """The rematch's lobby: the ended match's game, options and topic, at the chat's next
-        free table, hosted by the one who pressed, with its computers seated."""
+        free table, hosted by the one who pressed, with its computers seated (store work, run
+        off the event loop)."""
         host = ended.seats[presser]
         assert host.user_id is not None
         new = self.store.create_match(
@@ -330,7 +335,7 @@ class Lobby:
                 new = self.store.add_seat(new.id, None, seat.name, seat.computer_level)
         return new
 
-    def _rematch_of(self, ended: MatchRecord) -> MatchRecord | None:
+    async def _rematch_of(self, ended: MatchRecord) -> MatchRecord | None:
         """The rematch of a match that ended, already open: a lobby of its chat of the same
         game, opened after it ended by one of its people (its options may have changed)."""
         people = {seat.user_id for seat in ended.seats if seat.user_id is not None}
@@ -338,7 +343,7 @@ class Lobby:
         return next(
             (
                 m
-                for m in self.tables.active(ended.chat_id)
+                for m in await self.tables.active(ended.chat_id)
                 if m.status == "lobby"
                 and m.game == ended.game
                 and m.creator_id in people

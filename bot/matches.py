@@ -91,7 +91,7 @@ class Matches:
             return await self.load(match_id)
         waited = 0.0
         while True:
-            taking = asyncio.ensure_future(self.store.off(self._lock_and_read, match_id))
+            taking = asyncio.ensure_future(self.store.read(self._lock_and_read, match_id))
             try:
                 taken, record = await asyncio.shield(taking)
             except asyncio.CancelledError:  # what the database gives meanwhile is given back
@@ -140,10 +140,6 @@ class Matches:
             # The lock connection broke: its locks went with it.
             log.warning("a match lock was not given back: %s", task.exception())
 
-    def get(self, match_id: int) -> MatchRecord:
-        """The stored match (MatchNotFound if there is none)."""
-        return self.store.get_match(match_id)
-
     async def load(self, match_id: int) -> MatchRecord | None:
         """The stored match, or None when there is no such match (a forged button), with its
         people and its group's settings ready in the store's memory (:func:`people_of`):
@@ -153,7 +149,7 @@ class Matches:
         record = self.store.kept_match(match_id)
         if record is not None and self.store.keeps(*people_of(record)):
             return record
-        return await self.store.off(self._read, match_id)
+        return await self.store.read(self._read, match_id)
 
     def _read(self, match_id: int) -> MatchRecord | None:
         """In the store's threads: the match and its people (see :meth:`load`)."""
@@ -170,13 +166,6 @@ class Matches:
         if record is None:
             raise MatchNotFound(self.store.database, match_id)
         return record
-
-    def record_or_none(self, match_id: int) -> MatchRecord | None:
-        """The stored match, or None when there is no such match (a forged button)."""
-        try:
-            return self.store.get_match(match_id)
-        except MatchNotFound:
-            return None
 
     def engine(self, record: MatchRecord) -> GameMatch:
         """The engine match of a record (cached per version: another instance's move makes

@@ -89,17 +89,17 @@ class Pages:
             raise Refused("web.not_seated")
         return seat
 
-    def _record(self, match_id: int) -> MatchRecord:
-        record = self.matches.record_or_none(match_id)
+    async def _record(self, match_id: int) -> MatchRecord:
+        record = await self.matches.load(match_id)
         if record is None or record.state_json is None:
             raise Refused("ans.no_match")
         return record
 
-    def state(self, match_id: int, user_id: int) -> dict[str, Any]:
+    async def state(self, match_id: int, user_id: int) -> dict[str, Any]:
         """What the user's page of the match shows: the hand's text and buttons, the game's
         table, whose turn and the time left, the context a tap names (:class:`Refused`: no
         such match, or no seat of the user's)."""
-        record = self._record(match_id)
+        record = await self._record(match_id)
         seat = self.seat(record, user_id)
         lang = self.people.user_lang(user_id)
         match = self.matches.engine(record)
@@ -133,7 +133,7 @@ class Pages:
         """A tap on the user's page: pressed on the seat's hand as the button with ``op`` and
         ``arg`` would be, in the ``context`` the page was drawn in. The answer's text (a
         refusal, what was drawn) and the new state."""
-        record = self._record(match_id)
+        record = await self._record(match_id)
         seat = self.seat(record, user_id)
         lang = self.people.user_lang(user_id)
         if op not in {o.value for o in Op} or len(arg) > MAX_ARG or not _ARG.fullmatch(arg):
@@ -143,12 +143,12 @@ class Pages:
         self.changed(match_id)
         if answer == t(lang, "ans.stale"):  # the page was drawn before the latest change
             answer = t(lang, "web.stale")
-        return {"answer": plain(answer), "state": self.state(match_id, user_id)}
+        return {"answer": plain(answer), "state": await self.state(match_id, user_id)}
 
-    def fingerprint(self, match_id: int, user_id: int) -> tuple[int, int, str]:
+    async def fingerprint(self, match_id: int, user_id: int) -> tuple[int, int, str]:
         """What changes whenever the user's page would (a move, the seat's hand UI, the
         status): the live channel compares it (:class:`Refused` as :meth:`state`)."""
-        record = self._record(match_id)
+        record = await self._record(match_id)
         seat = self.seat(record, user_id)
         return record.version, record.seats[seat].ui.version, record.status
 
@@ -159,11 +159,11 @@ class Pages:
 
     # --- who watches -------------------------------------------------------------------------
 
-    def opened(self, match_id: int, user_id: int) -> None:
+    async def opened(self, match_id: int, user_id: int) -> None:
         """A page of the user's is open on the match (its live channel): while one is, the
         chat's hand message waits (:attr:`Shows.on_page`)."""
         self._open[(match_id, user_id)] += 1
-        record = self.matches.record_or_none(match_id)
+        record = await self.matches.load(match_id)
         if record is not None:
             self.shows.ring(record)  # the player's bell, if it rang, goes
 
@@ -174,7 +174,7 @@ class Pages:
             return self._open.total()
         return sum(count for (_, user), count in self._open.items() if user == user_id)
 
-    def closed(self, match_id: int, user_id: int) -> None:
+    async def closed(self, match_id: int, user_id: int) -> None:
         """A page closed: once none is open, the chat's hand message catches up."""
         key = (match_id, user_id)
         self._open[key] -= 1
@@ -182,7 +182,7 @@ class Pages:
             return
         del self._open[key]
         try:
-            record = self.matches.record_or_none(match_id)
+            record = await self.matches.load(match_id)
             if record is None or record.state_json is None:
                 return
             seat = record.seat_of(user_id)
@@ -218,7 +218,9 @@ class Pages:
         seen: tuple[object, ...] | None = None
         while True:
             try:
-                now: tuple[object, ...] | None = await self.matches.store.off(self._stamp, match_id)
+                now: tuple[object, ...] | None = await self.matches.store.read(
+                    self._stamp, match_id
+                )
             except Exception:  # the database is away: look again later
                 now = seen
             if seen is not None and now != seen:

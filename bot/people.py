@@ -41,7 +41,7 @@ class People:
         users = {*users, *(chat for chat in chats if chat > 0)}
         groups = {chat for chat in chats if chat < 0}
         if not self.store.keeps(users, groups):
-            await self.store.off(self.store.read_people, users, groups)
+            await self.store.read(self.store.read_people, users, groups)
 
     async def met(self, user_id: int, name: str, code: str | None) -> None:
         """A person pressed or typed a command: their name and Telegram's language code are

@@ -30,7 +30,7 @@ class Questions:
         self.outbox = outbox
         self.moves = moves
 
-    def ask_stop(self, record: MatchRecord | None, asked: Asked) -> None:
+    async def ask_stop(self, record: MatchRecord | None, asked: Asked) -> None:
         """``/stop`` of the match ``record`` (the one the command concerns): ask its creator,
         or an admin, to confirm."""
         chat_id, user_id, reply_to = asked.chat_id, asked.user_id, asked.reply_to
@@ -42,7 +42,7 @@ class Questions:
             self.refuse(chat_id, user_id, "ans.only_creator_admin", reply_to)
             return
         text = labelled(lang, record, t(lang, "cmd.stop_confirm"))
-        self._ask(chat_id, user_id, "stop", record.id, text, lang, reply_to)
+        await self._ask(chat_id, user_id, "stop", record.id, text, lang, reply_to)
 
     def refuse(self, chat_id: int, user_id: int, key: str, reply_to: int | None) -> None:
         """The refusal ``key`` in ``chat_id``, which concerns only the one who asked: told in
@@ -61,12 +61,12 @@ class Questions:
         told = t(lang, "cmd.in_group", group=group, text=t(lang, key))
         self.outbox.send(user_id, told, done=lambda sent: in_chat() if sent is None else None)
 
-    def ask_abandon(self, user_id: int) -> None:
+    async def ask_abandon(self, user_id: int) -> None:
         """``/abandon`` in private: one confirmation per running match of the user."""
         lang = self.people.user_lang(user_id)
         records = [
             r
-            for r in self.store.unfinished_matches()
+            for r in await self.store.read(self.store.unfinished_matches)
             if r.status == "playing" and r.seat_of(user_id) is not None
         ]
         if not records:
@@ -78,13 +78,13 @@ class Questions:
             else:
                 group = self.people.group_title(record.chat_id)
                 text = t(lang, "cmd.abandon_confirm", group=group)
-            self._ask(user_id, user_id, "abandon", record.id, text, lang)
+            await self._ask(user_id, user_id, "abandon", record.id, text, lang)
 
-    def ask_delete(self, user_id: int, lang: str) -> None:
+    async def ask_delete(self, user_id: int, lang: str) -> None:
         """``/deletemydata``: ask for a confirmation."""
-        self._ask(user_id, user_id, "delete", None, t(lang, "cmd.delete_confirm"), lang)
+        await self._ask(user_id, user_id, "delete", None, t(lang, "cmd.delete_confirm"), lang)
 
-    def _ask(
+    async def _ask(
         self,
         chat_id: int,
         user_id: int,
@@ -95,7 +95,7 @@ class Questions:
         reply_to: int | None = None,
     ) -> None:
         """A yes/no question, stored so that it is answered once, by the user it asks."""
-        question = self.store.ask(chat_id, user_id, kind, match_id)
+        question = await self.store.off(self.store.ask, chat_id, user_id, kind, match_id)
         yes = InlineKeyboardButton(
             t(lang, "btn.yes"), callback_data=callbacks.confirm(question, Reply.YES)
         )
@@ -117,7 +117,7 @@ class Questions:
         asked, only once. The first answer takes the buttons away (``message_id`` and
         ``shown``: the question's message and its HTML)."""
         lang = self.people.user_lang(user_id)
-        question = self.store.confirmation(data.match_id)
+        question = await self.store.read(self.store.confirmation, data.match_id)
         valid = data.op in (Reply.YES, Reply.NO)
         if question is None or question.chat_id != chat_id or not valid:
             return Answer(t(lang, "ans.stale"))

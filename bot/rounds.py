@@ -108,7 +108,7 @@ class Rounds:
         """Once a minute (at the poll of due work): arm every running tournament's round time
         (a round another instance paired has its time kept here too), and carry on one whose
         round ended or has a table to open (its carry-on failed for longer than its retries)."""
-        for record in await self.store.off(self.store.unfinished_tournaments):
+        for record in await self.store.read(self.store.unfinished_tournaments):
             if record.status != "running":
                 continue
             self.arm(record)

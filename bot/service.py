@@ -26,7 +26,7 @@ from bot import callbacks
 from bot.answer import Answer
 from bot.callbacks import TableCommand
 from bot.computers import Computers
-from bot.delivery import Outbox, Pace, Priority
+from bot.delivery import Outbox, Pace, Priority, Then
 from bot.endings import Endings
 from bot.guide import Guide
 from bot.hands import Hands
@@ -39,7 +39,6 @@ from bot.options_ui import rules_lines
 from bot.pages import Pages
 from bot.people import People
 from bot.questions import Questions
-from bot.rankings import leaderboard_text, levels_text, stats_text
 from bot.render.table import labelled, message_link, side_name
 from bot.seasons import Seasons
 from bot.settings import GroupSettings
@@ -199,9 +198,9 @@ class Tavolo:
             return await self.tournaments.press(data, user_id, pressed.name, chat_id, pressed.lang)
         return await self.rematch(data.match_id, user_id, chat_id, pressed.lang)
 
-    def _settings_changed(self, chat_id: int) -> None:
+    async def _settings_changed(self, chat_id: int) -> None:
         """A group's settings changed: its open lobbies show them (the players' levels)."""
-        for record in self.tables.active(chat_id):
+        for record in await self.tables.active(chat_id):
             if record.status == "lobby":
                 self.shows.table(record)
 
@@ -233,23 +232,27 @@ class Tavolo:
         up at one sent lately, dropped if the chat has no budget for it soon:
         :attr:`bot.delivery.Priority.REPLY`). In a private chat where a match is
         played, the player's hand goes below the reply again: it stays the last message."""
-        record = self.store.active_match_in_chat(chat_id) if chat_id > 0 else None
-        done = None
-        if record is not None and record.status == "playing":
-            done = functools.partial(self._hand_below, record.id, chat_id)
+        done = functools.partial(self._hand_below, chat_id) if chat_id > 0 else None
         self.outbox.send(chat_id, text, markup, reply_to=reply_to, done=done)
 
-    def _hand_below(self, match_id: int, user_id: int, message_id: int | None) -> None:
-        """A reply went out in the private chat of a match: the hand goes below it."""
-        record = self.store.get_match(match_id)
-        seat = record.seat_of(user_id)
-        if message_id is not None and seat is not None and record.status == "playing":
-            self.shows.hand(record, seat, fresh=True, retire=True)
+    def _hand_below(self, user_id: int, message_id: int | None) -> Then | None:
+        """A reply went out in a private chat: where a match is played there, the hand goes
+        below it (the match read off the event loop)."""
+        if message_id is None:
+            return None
+        find = functools.partial(self.store.active_match_in_chat, user_id)
+        return Then(find, functools.partial(self._hand_below_reply, user_id))
 
-    def words(self, user_id: int, lang: str) -> None:
+    def _hand_below_reply(self, user_id: int, record: object) -> None:
+        if isinstance(record, MatchRecord) and record.status == "playing":
+            seat = record.seat_of(user_id)
+            if seat is not None:
+                self.shows.hand(record, seat, fresh=True, retire=True)
+
+    async def words(self, user_id: int, lang: str) -> None:
         """A message in words in private: the short guide (once in a while during a match
         there: :meth:`bot.guide.Guide.words`)."""
-        record = self.store.active_match_in_chat(user_id)
+        record = await self.store.read(self.store.active_match_in_chat, user_id)
         playing = record is not None and record.status == "playing"
         self.guide.words(user_id, lang, playing)
 
@@ -267,10 +270,10 @@ class Tavolo:
         seat; with every table taken, say so. Typed in a forum's General topic, where the bot
         may manage topics, the table opens a topic of its own."""
         chat_id, user_id = asked.chat_id, asked.user_id
-        active, limit = self.tables.active(chat_id), self.tables.limit(chat_id)
+        active, limit = await self.tables.active(chat_id), self.tables.limit(chat_id)
         here = [m for m in active if m.thread_id == asked.thread]  # a forum: this topic's
         there = (
-            self.tables.seated(chat_id, user_id)
+            await self.tables.seated(chat_id, user_id)
             or self.tables.in_topic(active, asked.thread)
             or self.lobby.waiting(here, game_name)
         )
@@ -284,7 +287,7 @@ class Tavolo:
         else:
             if asked.forum and asked.thread is None:
                 asked = await self._own_topic(asked, active, game_name)
-            self._open(asked, name, game_name, limit)
+            await self._open(asked, name, game_name, limit)
 
     async def _own_topic(self, asked: Asked, active: list[MatchRecord], game_name: str) -> Asked:
         """A new table typed in a forum's General topic: a topic of its own when the bot may
@@ -299,14 +302,13 @@ class Tavolo:
         self.reply(chat_id, t(lang, "tables.topic_opened", link=link), reply_to=asked.reply_to)
         return asked._replace(thread=thread)
 
-    def _open(self, asked: Asked, name: str, game_name: str, limit: int) -> None:
+    async def _open(self, asked: Asked, name: str, game_name: str, limit: int) -> None:
         """Open the lobby ``new_game`` decided on; another instance (or a join) that took the
         last table, or sat the person elsewhere, meanwhile is said as such."""
         chat_id, user_id = asked.chat_id, asked.user_id
-        self.languages.adopt(chat_id, user_id)
-        private_ok = self.store.has_private_chat(user_id)
+        await self.store.off(self.languages.adopt, chat_id, user_id)
         try:
-            self.lobby.open(asked, name, game_name, private_ok, limit)
+            await self.lobby.open(asked, name, game_name, limit)
         except (ChatBusy, Conflict):
             text = t(self.group_lang(chat_id), "cmd.tables_full", count=limit)
             self.reply(chat_id, text, reply_to=asked.reply_to)
@@ -317,19 +319,6 @@ class Tavolo:
         """The person wrote to the bot in private: the bot may write to them there."""
         if not self.store.has_private_chat(user_id):
             await self.store.off(self.store.set_private_chat, user_id, True)
-
-    def rankings_text(self, chat_id: int, games: list[str], lang: str) -> str:
-        """``/rankings``: the group's ranking of each game."""
-        texts = [leaderboard_text(self.store.leaderboard(chat_id, g), g, lang) for g in games]
-        return "\n\n".join(texts)
-
-    def levels_text(self, chat_id: int, lang: str) -> str:
-        """``/rankings levels``: the group's people by skill rating, per category."""
-        return levels_text(self.store.group_ratings(chat_id), lang)
-
-    def stats_text(self, user_id: int, lang: str) -> str:
-        """``/stats``: the person's own figures across groups, and their skill levels."""
-        return stats_text(self.store.user_stats(user_id), self.store.user_ratings(user_id), lang)
 
     async def join_from_link(self, match_id: int, user_id: int, name: str) -> str | None:
         """``/start j<match>``: sit the user at that lobby; the answer's catalog key."""
@@ -357,24 +346,26 @@ class Tavolo:
     async def table_command(self, command: str, asked: Asked) -> None:
         """A command about one match (:class:`bot.callbacks.TableCommand`), on the table it
         concerns (:meth:`bot.tables.Tables.concerned`); with several, the group is asked."""
-        found = self.tables.concerned(asked, ended=command == TableCommand.VERIFY)
+        found = await self.tables.concerned(asked, ended=command == TableCommand.VERIFY)
         if isinstance(found, list):
             self.tables.ask_which(command, found, asked)
             return
-        self._on_table(command, found, asked)
+        await self._on_table(command, found, asked)
 
     async def table_chosen(self, pressed: Pressed) -> Answer:
         """A table's button, pressed to say which table a command is about: the command, on
         that table, for the one who pressed (with their own powers)."""
         data, chat_id, user_id = pressed.data, pressed.chat_id, pressed.user_id
-        record = self.tables.chosen(data.match_id, chat_id)
+        record = await self.tables.chosen(data.match_id, chat_id)
         if record is None or data.op not in tuple(TableCommand):
             return Answer(t(pressed.lang, "ans.stale"))
         admin = data.op == TableCommand.STOP and await self.people.is_admin(chat_id, user_id)
-        self._on_table(data.op, record, Asked(chat_id, user_id, pressed.message_id, None, admin))
+        await self._on_table(
+            data.op, record, Asked(chat_id, user_id, pressed.message_id, None, admin)
+        )
         return Answer()
 
-    def _on_table(self, command: str, record: MatchRecord | None, asked: Asked) -> None:
+    async def _on_table(self, command: str, record: MatchRecord | None, asked: Asked) -> None:
         chat_id, reply_to = asked.chat_id, asked.reply_to
         if command == TableCommand.TABLE:
             self.repost_table(chat_id, record, reply_to)
@@ -383,9 +374,9 @@ class Tavolo:
         elif command == TableCommand.RULES:
             self.reply(chat_id, self.rules_text(chat_id, record), reply_to)
         elif command == TableCommand.STOP:
-            self.questions.ask_stop(record, asked)
+            await self.questions.ask_stop(record, asked)
         else:
-            self.verify(chat_id, record, reply_to)
+            await self.verify(chat_id, record, reply_to)
 
     def repost_table(self, chat_id: int, record: MatchRecord | None, reply_to: int | None) -> None:
         """``/table``: the table again at the bottom; the new message is the one edited."""
@@ -414,26 +405,26 @@ class Tavolo:
         lines = rules_lines(record.game, record.options, lang)
         return labelled(lang, record, t(lang, "cmd.rules", options=html_lines(lines)))
 
-    def ask_abandon(self, user_id: int) -> None:
+    async def ask_abandon(self, user_id: int) -> None:
         """``/abandon``: one question per running match of the user."""
-        self.questions.ask_abandon(user_id)
+        await self.questions.ask_abandon(user_id)
 
-    def ask_delete(self, user_id: int, lang: str) -> None:
+    async def ask_delete(self, user_id: int, lang: str) -> None:
         """``/deletemydata``: ask for a confirmation."""
-        self.questions.ask_delete(user_id, lang)
+        await self.questions.ask_delete(user_id, lang)
 
-    def resend_hands(self, user_id: int) -> int:
+    async def resend_hands(self, user_id: int) -> int:
         """``/hand``: every running match of the user gets a fresh hand message, and the old
         one goes (or, too old to delete, loses its buttons and points down); how many."""
         count = 0
-        for record in self.store.unfinished_matches():
+        for record in await self.store.read(self.store.unfinished_matches):
             seat = record.seat_of(user_id)
             if record.status == "playing" and seat is not None:
                 self.shows.hand(record, seat, fresh=True, retire=True)
                 count += 1
         return count
 
-    def verify(self, chat_id: int, record: MatchRecord | None, reply_to: int | None) -> None:
+    async def verify(self, chat_id: int, record: MatchRecord | None, reply_to: int | None) -> None:
         """``/verify``: while a match is on, the commitment to its secret seed; after it, the
         seed and the match file that rebuilds every deal (:mod:`engine.fairness`)."""
         lang = self.group_lang(chat_id)
@@ -446,7 +437,9 @@ class Tavolo:
             text = labelled(lang, record, t(lang, "cmd.verify_running", commitment=full))
             self.reply(chat_id, text, reply_to)
             return
-        moves = [(move.seat, move.action) for move in self.store.moves(record.id)]
+        moves = [
+            (move.seat, move.action) for move in await self.store.read(self.store.moves, record.id)
+        ]
         content = fairness.match_file(
             record.game, len(record.seats), record.options, record.seed, moves, record.state_json
         )
@@ -457,9 +450,9 @@ class Tavolo:
 
     # --- Telegram's own events ---------------------------------------------------------------
 
-    def migrate_chat(self, old_id: int, new_id: int) -> None:
+    async def migrate_chat(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: its matches move to the new id."""
-        self.store.migrate_chat(old_id, new_id)
+        await self.store.off(self.store.migrate_chat, old_id, new_id)
         if old_id in self.titles:
             self.titles[new_id] = self.titles.pop(old_id)
 
@@ -473,7 +466,7 @@ class Tavolo:
             self.outbox.close_chat(chat_id)
             for stopped in await self.tournaments.chat_closed(chat_id):
                 self._tell_removed(stopped)  # its players hear why, as a group match's
-        for record in self.tables.active(chat_id):
+        for record in await self.tables.active(chat_id):
             await self._closed(record, chat_id)
 
     async def _closed(self, record: MatchRecord, chat_id: int) -> None:
@@ -509,7 +502,7 @@ class Tavolo:
     async def member_left(self, chat_id: int, user_id: int) -> None:
         """A player left the group: they leave a lobby, abandon a match, quit a tournament."""
         await self.tournaments.member_left(chat_id, user_id)
-        record = self.tables.seated(chat_id, user_id)
+        record = await self.tables.seated(chat_id, user_id)
         if record is None:
             return
         async with self.matches.hold(record.id) as held:
@@ -561,7 +554,7 @@ class Tavolo:
                 record = await self.matches.stored(record.id)
                 await self.store.off(self._set_work, record, self.engine(record))
                 return record
-        if not await self.store.off(self.store.work, record.id):
+        if not await self.store.read(self.store.work, record.id):
             await self.store.off(self._set_work, record, self.engine(record))
         return record
 
@@ -569,10 +562,10 @@ class Tavolo:
         """At start-up: every unfinished match shows its current state again, and a match
         that ended as the bot stopped shows its end, and loses its bells and its hands'
         buttons."""
-        for match_id in await self.store.off(self.store.ended_unsettled):
+        for match_id in await self.store.read(self.store.ended_unsettled):
             await self.endings.match_end(await self.matches.stored(match_id))
         count = 0
-        for record in await self.store.off(self.store.unfinished_matches):
+        for record in await self.store.read(self.store.unfinished_matches):
             if record.status == "lobby":
                 await self.lobby.refresh(record.id)
             else:

@@ -6,7 +6,7 @@ tables the group plays at once."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -46,7 +46,7 @@ class GroupSettings:
         self.store = store
         self.people = people
         self.outbox = outbox
-        self.changed: Callable[[int], None] = lambda _chat_id: None
+        self.changed: Callable[[int], Awaitable[None]] = nothing
         """Told of a group whose settings changed (its lobby shows the levels, or not)."""
 
     def show(self, chat_id: int, reply_to: int | None) -> None:
@@ -105,7 +105,7 @@ class GroupSettings:
         if not await self.people.is_admin(chat_id, pressed.user_id):
             return Answer(t(lang, "ans.only_admin"), alert=True)
         await self.store.off(write)
-        self.changed(chat_id)
+        await self.changed(chat_id)
         text, markup = self.panel(chat_id)
         message_id = pressed.message_id
         self.outbox.put(
@@ -124,3 +124,7 @@ class GroupSettings:
         if name in SETTERS and value in (YES, NO):
             return functools.partial(SETTERS[name], self.store, chat_id, value == YES)
         return None
+
+
+async def nothing(_chat_id: int) -> None:
+    """Told of nothing (until the service says whom a change of settings concerns)."""

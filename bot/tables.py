@@ -65,18 +65,22 @@ class Tables:
         """How many matches the chat hosts at once: a group's setting, one in private."""
         return self.store.chat_settings(chat_id).tables if chat_id < 0 else 1
 
-    def active(self, chat_id: int) -> list[MatchRecord]:
-        """The chat's matches in the lobby or playing, by table."""
-        return self.store.active_matches_in_chat(chat_id)
+    async def active(self, chat_id: int) -> list[MatchRecord]:
+        """The chat's matches in the lobby or playing, by table (read off the event loop)."""
+        return await self.store.read(self.store.active_matches_in_chat, chat_id)
 
-    def seated(self, chat_id: int, user_id: int, but: int | None = None) -> MatchRecord | None:
+    async def seated(
+        self, chat_id: int, user_id: int, but: int | None = None
+    ) -> MatchRecord | None:
         """The chat's active match where the person sits (other than the match ``but``)."""
-        return next(
-            (m for m in self.active(chat_id) if m.id != but and m.seat_of(user_id) is not None),
-            None,
-        )
+        active = await self.active(chat_id)
+        return next((m for m in active if m.id != but and m.seat_of(user_id) is not None), None)
 
-    def concerned(self, asked: Asked, ended: bool = False) -> Concerned:
+    async def concerned(self, asked: Asked, ended: bool = False) -> Concerned:
+        """The match a command concerns (:func:`concerned`), read off the event loop."""
+        return await self.store.read(self._concerned, asked, ended)
+
+    def _concerned(self, asked: Asked, ended: bool = False) -> Concerned:
         """The match a command concerns: the one whose message it replies to (whatever its
         status), else the one playing in the forum topic where it was typed, else the active
         one where the person sits, else the chat's only active one; with ``ended``, a chat
@@ -85,7 +89,7 @@ class Tables:
             shown = self.store.match_of_message(asked.chat_id, asked.replied)
             if shown is not None:
                 return shown
-        active = self.active(asked.chat_id)
+        active = self.store.active_matches_in_chat(asked.chat_id)
         here = self.in_topic(active, asked.thread)
         if here is not None:
             return here
@@ -124,15 +128,18 @@ class Tables:
 
     def topic_gone(self, chat_id: int, thread: int) -> None:
         """A forum topic is gone (deleted or closed): its tables play in the group itself (in
-        the background: the write runs off the event loop)."""
-        for record in self.active(chat_id):
-            if record.thread_id == thread:
-                self.moving.spawn(self.store.off(self.store.set_thread, record.id, None))
+        the background: the store's work runs off the event loop)."""
+        self.moving.spawn(self._out_of_topic(chat_id, thread))
 
-    def chosen(self, match_id: int, chat_id: int) -> MatchRecord | None:
+    async def _out_of_topic(self, chat_id: int, thread: int) -> None:
+        for record in await self.active(chat_id):
+            if record.thread_id == thread:
+                await self.store.off(self.store.set_thread, record.id, None)
+
+    async def chosen(self, match_id: int, chat_id: int) -> MatchRecord | None:
         """The match a table's button names, when pressed in that match's chat (else None:
         a forged or misplaced button)."""
-        record = self.matches.record_or_none(match_id)
+        record = await self.matches.load(match_id)
         if record is None or record.tournament_id is not None:  # a tournament's: in private
             return None
         return record if record.chat_id == chat_id else None

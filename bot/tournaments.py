@@ -87,31 +87,39 @@ class Tournaments:
 
     # --- the registration --------------------------------------------------------------------
 
-    def open(self, asked: Asked, name: str, game_name: str) -> None:
+    async def open(self, asked: Asked, name: str, game_name: str) -> None:
         """``/torneo [game]`` in a group: the registration message, the organiser entered when
         the bot can write to them; one tournament at a time per group (a second ``/torneo``
         points at the one there is)."""
-        chat_id, lang = asked.chat_id, self.people.group_lang(asked.chat_id)
+        lang = self.people.group_lang(asked.chat_id)
         if game_name not in GAMES:
             self._reply(asked, t(lang, "tourn.game_not_yet", game=t(lang, f"game.{game_name}")))
             return
-        options = _entry_free(game_name, self.store.chat_settings(chat_id).default_options)
-        pairs = view.always_pairs(game_name)
         try:
-            record = self.store.create_tournament(
-                chat_id, game_name, "robin", options, organiser_id=asked.user_id,
-                thread_id=asked.thread, alone=True, pairs=pairs,
-            )  # fmt: skip
+            record = await self.store.off(self._create, asked, name, game_name)
         except ChatBusy as busy:
-            self._point_at(self.store.get_tournament(busy.match_id), asked, lang)
+            there = await self.store.read(self.store.get_tournament, busy.match_id)
+            self._point_at(there, asked, lang)
             return
-        if self.store.has_private_chat(asked.user_id):
-            record = self.store.enter_tournament(record.id, asked.user_id, name)
         self.show(record)
 
-    def current(self, chat_id: int) -> TournamentRecord | None:
+    def _create(self, asked: Asked, name: str, game_name: str) -> TournamentRecord:
+        """In the store's threads: the new tournament, its organiser entered when the bot can
+        write to them (:class:`storage.ChatBusy` when the group has one already)."""
+        chat_id = asked.chat_id
+        options = _entry_free(game_name, self.store.chat_settings(chat_id).default_options)
+        pairs = view.always_pairs(game_name)
+        record = self.store.create_tournament(
+            chat_id, game_name, "robin", options, organiser_id=asked.user_id,
+            thread_id=asked.thread, alone=True, pairs=pairs,
+        )  # fmt: skip
+        if self.store.has_private_chat(asked.user_id):
+            record = self.store.enter_tournament(record.id, asked.user_id, name)
+        return record
+
+    async def current(self, chat_id: int) -> TournamentRecord | None:
         """The group's tournament open for registration or under way, if any."""
-        return self.store.current_tournament(chat_id)
+        return await self.store.read(self.store.current_tournament, chat_id)
 
     def _point_at(self, record: TournamentRecord, asked: Asked, lang: str) -> None:
         """A second ``/torneo``: the answer replies to the tournament's message."""
@@ -138,7 +146,7 @@ class Tournaments:
         )
 
     async def _render(self, tournament_id: int) -> Render | None:
-        record = await self.store.off(self.store.get_tournament, tournament_id)
+        record = await self.store.read(self.store.get_tournament, tournament_id)
         await self.people.load((), [record.chat_id])
         lang = self.people.group_lang(record.chat_id)
         if record.status == "open":
@@ -150,11 +158,16 @@ class Tournaments:
     def _shown(
         self, tournament_id: int, message_id: int | None, shown: str | None
     ) -> Callable[[], None] | None:
-        """The message shows ``shown``: the write that stores it (off the event loop)."""
-        record = self.store.get_tournament(tournament_id)
-        if message_id is None or (message_id, shown) == (record.message_id, record.message_digest):
+        """The message shows ``shown``: the write that stores it, when it changed (off the
+        event loop)."""
+        if message_id is None:
             return None
-        return lambda: self.store.set_tournament_message(tournament_id, message_id, shown)
+        return functools.partial(self._store_shown, tournament_id, message_id, shown)
+
+    def _store_shown(self, tournament_id: int, message_id: int, shown: str | None) -> None:
+        record = self.store.get_tournament(tournament_id)
+        if (message_id, shown) != (record.message_id, record.message_digest):
+            self.store.set_tournament_message(tournament_id, message_id, shown)
 
     @staticmethod
     def _total_rounds(record: TournamentRecord) -> int:
@@ -170,7 +183,7 @@ class Tournaments:
         but for joining, leaving and withdrawing (counted from the stored state)."""
         async with self.rounds.lock(data.match_id):
             try:
-                record = self.store.get_tournament(data.match_id)
+                record = await self.store.read(self.store.get_tournament, data.match_id)
             except TournamentNotFound:
                 return Answer(t(lang, "ans.stale"))
             harmless = data.op in (TournamentOp.JOIN, TournamentOp.LEAVE, TournamentOp.WITHDRAW)
@@ -405,7 +418,7 @@ class Tournaments:
     async def member_left(self, chat_id: int, user_id: int) -> None:
         """A player left the group: their entry in its registration goes; from its running
         tournament they withdraw (T-4.3), abandoning the table they play (S40-14, SC-6)."""
-        record = self.current(chat_id)
+        record = await self.current(chat_id)
         if record is None or record.entry_of(user_id) is None:
             return
         try:
@@ -423,7 +436,7 @@ class Tournaments:
     async def chat_closed(self, chat_id: int) -> list[MatchRecord]:
         """The bot is no longer in the group: its tournament is cancelled, and the tables still
         playing stop (recorded, not ranked); those tables."""
-        record = self.current(chat_id)
+        record = await self.current(chat_id)
         if record is None:
             return []
         stopped: list[MatchRecord] = []
@@ -440,9 +453,10 @@ class Tournaments:
 
     # --- /tornei -----------------------------------------------------------------------------
 
-    def list_text(self, chat_id: int, lang: str) -> str:
+    async def list_text(self, chat_id: int, lang: str) -> str:
         """``/tornei``: the group's tournaments, past and running."""
-        return view.list_text(self.store.tournaments_in_chat(chat_id), lang)
+        listed = await self.store.read(self.store.tournaments_in_chat, chat_id)
+        return view.list_text(listed, lang)
 
 
 def _entry_free(game_name: str, defaults: dict[str, dict[str, Any]]) -> dict[str, Any]:

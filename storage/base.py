@@ -89,6 +89,10 @@ _P = ParamSpec("_P")
 SERVER_THREADS: Final = 4
 """Threads that work for the bot on a database server (several commits travel at once); on a
 SQLite file one does, as the file takes one writer at a time anyway."""
+READ_THREADS: Final = 2
+"""Threads that read for the bot (:meth:`StoreBase.read`), beside those that write: a read
+never waits behind the writes queued (SQLite's write-ahead log lets readers read while its one
+writer writes)."""
 
 
 _DAMAGED: Final = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
@@ -160,6 +164,8 @@ class StoreBase:
         self._threads: StoreThreads | None = None
         """Where :meth:`off` runs the store's work (:mod:`storage.threads`), made at its first
         use."""
+        self._readers: StoreThreads | None = None
+        """Where :meth:`read` runs the store's reads, made at its first use."""
 
     async def off(self, call: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """``call(*args, **kwargs)`` (a method of this store, or a function of it) run off the
@@ -173,6 +179,18 @@ class StoreBase:
         notes about its messages)."""
         return await self._off(AFTER, call)
 
+    async def read(self, call: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        """``call(*args, **kwargs)``, which only reads, run off the event loop in the store's
+        reading threads: beside the writes (:meth:`off`), never behind them, so that a read
+        for one chat does not wait for another chat's commit."""
+        if isinstance(self._engine.pool, StaticPool):
+            return call(*args, **kwargs)
+        if self._readers is None:
+            self._readers = StoreThreads(READ_THREADS)
+        work = functools.partial(call, *args, **kwargs)
+        result: _T = await asyncio.wrap_future(self._readers.submit(work))
+        return result
+
     async def _off(self, priority: int, call: Callable[[], _T]) -> _T:
         # An in-memory database has one connection, which no thread may use while another
         # does: there the work runs at once.
@@ -185,9 +203,10 @@ class StoreBase:
 
     def _stop_threads(self) -> None:
         """Let the store's threads finish what they were given, then end them."""
-        if self._threads is not None:
-            self._threads.close()
-            self._threads = None
+        for threads in (self._threads, self._readers):
+            if threads is not None:
+                threads.close()
+        self._threads = self._readers = None
 
     def _trouble(self, error: BaseException) -> str | None:
         """What keeps the database from working that is not the caller's doing nor the data's:

@@ -129,7 +129,7 @@ def test_a_supergroup_keeps_its_months(store: Store, monkeypatch: pytest.MonkeyP
     assert [e.matches for e in store.leaderboard(OTHER, "scala40", "2026-11")] == [2, 2]
 
 
-def test_the_months_texts_in_english(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_months_texts_in_english(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     finish_at(store, monkeypatch, CHAT, datetime(2026, 11, 10, 20, 0, tzinfo=UTC), True)
     monkeypatch.undo()
     december = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
@@ -144,8 +144,8 @@ def test_the_months_texts_in_english(store: Store, monkeypatch: pytest.MonkeyPat
         "🗓 <b>November 2026 is over!</b> Here are the month's final standings.\n"
         "🥇 Scala 40 champion of the month: Anna\n\n" + table
     )
-    assert seasons.standings_text(CHAT, ["scala40"], "en", previous=True) == table
-    assert seasons.standings_text(CHAT, ["scala40"], "en") == (
+    assert await seasons.standings_text(CHAT, ["scala40"], "en", previous=True) == table
+    assert await seasons.standings_text(CHAT, ["scala40"], "en") == (
         "No Scala 40 match has finished here in December 2026."
     )
     assert seasons.final_text(Season(CHAT, "2026-12"), "en") is None

@@ -166,10 +166,11 @@ class Outbox(Courier):
     ) -> None:
         """Send a new message (a ``document``: a file, ``text`` its caption), in the forum
         topic ``thread`` (by default, a reply's: the topic of the message it replies to). A reply
-        (:attr:`Priority.REPLY`) identical to one waiting merges into it; one identical to a
-        reply sent in the group within ``reply_ttl`` gets a short pointer up at it instead
-        (:meth:`_point_up`); one that cannot go out within ``reply_ttl`` is dropped. A message
-        to be sent once at most asks ``sending`` first (:attr:`Send.sending`)."""
+        (:attr:`Priority.REPLY`) identical to one waiting (or going out) merges into it; one
+        identical to a reply sent in the group within ``reply_ttl`` gets a short pointer up at
+        it instead (:meth:`_point_up`); one that cannot go out within ``reply_ttl`` is
+        dropped. A message to be sent once at most asks ``sending`` first
+        (:attr:`Send.sending`)."""
         parts = [clip(text, MAX_CAPTION)] if document is not None else split(text)
         if not parts:
             return
@@ -183,7 +184,8 @@ class Outbox(Courier):
         elif priority == Priority.REPLY:
             content = digest(text, markup) + ("" if thread is None else f"@{thread}")
             sent = queue.replied.get(content)
-            if content in queue.entries:
+            going = queue.current is not None and queue.current.key == content
+            if content in queue.entries or going:  # it goes (or is going) out anyway
                 self.dropped += 1
                 return
             if chat_id < 0 and sent is not None and self.clock() - sent[0] < self.pace.reply_ttl:
@@ -347,6 +349,7 @@ class Outbox(Courier):
     async def _work(self, queue: ChatQueue) -> None:
         try:
             while (entry := await self._next(queue)) is not None:
+                queue.current = entry
                 try:
                     await self._perform(queue, entry)
                 except Later as later:
@@ -354,6 +357,8 @@ class Outbox(Courier):
                 except Exception:
                     if not self.is_closed(queue.chat_id):
                         log.exception("delivery to %s failed: %r", queue.chat_id, entry.work)
+                finally:
+                    queue.current = None
                 if queue.closing:
                     queue.closing = False
                     await self._tell_closed(queue.chat_id)

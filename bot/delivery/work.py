@@ -218,6 +218,8 @@ class ChatQueue:
     deleting: set[int] = field(default_factory=set)
     entering: Entry | None = None
     """The entry waiting for a place in the overall budget."""
+    current: Entry | None = None
+    """The entry being delivered (its requests in flight)."""
     urgent: Changes = field(default_factory=Changes)
     """Told when more urgent work than that entry comes."""
     closing: bool = False

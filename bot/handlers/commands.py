@@ -65,7 +65,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         reply(update, context, t(lang, joined))
         return
     service.guide.welcome(user.id, display_name(user), lang)
-    service.resend_hands(user.id)
+    await service.resend_hands(user.id)
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -85,7 +85,7 @@ async def words(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     await remember(update, context)
     service = tavolo(context)
-    service.words(user.id, service.user_lang(user.id, user.language_code))
+    await service.words(user.id, service.user_lang(user.id, user.language_code))
 
 
 async def unknown(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -167,7 +167,7 @@ async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     service = tavolo(context)
     if not is_group(chat):  # typed in a group, it proves nothing about the private chat
         await service.private_chat_opened(user.id)
-    count = service.resend_hands(user.id)
+    count = await service.resend_hands(user.id)
     if is_group(chat):  # the reply is read by the group (one that never chose: the asker)
         lang = service.people.reply_lang(chat.id, user.id, user.language_code)
     elif count:
@@ -182,7 +182,7 @@ async def abandon(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = update.effective_user
     if user is None:
         return
-    tavolo(context).ask_abandon(user.id)
+    await tavolo(context).ask_abandon(user.id)
 
 
 async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -220,13 +220,13 @@ async def rankings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     wanted = [spec.name for spec in map(by_word, words) if spec is not None]
     games = wanted or list(GAMES)
     if LEVEL_WORDS.intersection(words):
-        reply(update, context, service.levels_text(chat.id, lang))
+        reply(update, context, await service.seasons.levels_text(chat.id, lang))
     elif MONTH_WORDS.intersection(words):
         previous = bool(LAST_WORDS.intersection(words))
-        text = service.seasons.standings_text(chat.id, games, lang, previous)
+        text = await service.seasons.standings_text(chat.id, games, lang, previous)
         reply(update, context, text)
     else:
-        reply(update, context, service.rankings_text(chat.id, games, lang))
+        reply(update, context, await service.seasons.rankings_text(chat.id, games, lang))
 
 
 async def tournament(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -245,7 +245,7 @@ async def tournament(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         reply(update, context, unknown_game(lang))
         return
     asked = Asked(chat.id, user.id, message.message_id, thread=thread_of(message))
-    service.tournaments.open(asked, display_name(user), spec.name)
+    await service.tournaments.open(asked, display_name(user), spec.name)
 
 
 async def tournaments(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -254,7 +254,8 @@ async def tournaments(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if found is not None:
         chat, _ = found
         service = tavolo(context)
-        reply(update, context, service.tournaments.list_text(chat.id, service.group_lang(chat.id)))
+        lang = service.group_lang(chat.id)
+        reply(update, context, await service.tournaments.list_text(chat.id, lang))
 
 
 async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -286,7 +287,7 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     service = tavolo(context)
     lang = service.user_lang(user.id, user.language_code)
-    reply(update, context, service.stats_text(user.id, lang))
+    reply(update, context, await service.seasons.stats_text(user.id, lang))
 
 
 async def delete_my_data(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -299,4 +300,4 @@ async def delete_my_data(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if is_group(chat):
         reply(update, context, t(lang, "cmd.private_only"))
         return
-    service.ask_delete(user.id, lang)
+    await service.ask_delete(user.id, lang)

@@ -13,7 +13,7 @@ async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message = update.effective_message
     if message is None or message.migrate_to_chat_id is None:
         return
-    tavolo(context).migrate_chat(message.chat_id, message.migrate_to_chat_id)
+    await tavolo(context).migrate_chat(message.chat_id, message.migrate_to_chat_id)
 
 
 async def bot_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -242,13 +242,13 @@ class _Session(_Api):
 class _State(_Api):
     """``GET``: what the user's page of the match shows."""
 
-    def get(self, match_id: str) -> None:
+    async def get(self, match_id: str) -> None:
         """The state, or why not."""
         user = self.user()
         if user is None:
             return
         try:
-            self.send(self.pages.state(int(match_id), user.id))
+            self.send(await self.pages.state(int(match_id), user.id))
         except Refused as refusal:
             self.refused(refusal, user)
 
@@ -275,13 +275,13 @@ class _Act(_Api):
 class _Ticket(_Api):
     """``POST``: a ticket to the match's live channel (:func:`~bot.webapp.auth.issue_ticket`)."""
 
-    def post(self, match_id: str) -> None:
+    async def post(self, match_id: str) -> None:
         """The ticket, for a user with a seat in the match."""
         user = self.user()
         if user is None:
             return
         try:
-            self.pages.fingerprint(int(match_id), user.id)
+            await self.pages.fingerprint(int(match_id), user.id)
         except Refused as refusal:
             self.refused(refusal, user)
             return
@@ -312,26 +312,27 @@ class _Live(_Api):
         except NotSigned:
             self.refuse(HTTPStatus.UNAUTHORIZED, "web.signed_out")
             return
+        await self.pages.people.load([user_id])
         lang = self.pages.people.user_lang(user_id)
         if self.pages.open_for(user_id) >= STREAMS_EACH or self.pages.open_for() >= STREAMS:
             self.refuse(HTTPStatus.TOO_MANY_REQUESTS, "web.too_many", lang)
             return
         try:
-            seen = self.pages.fingerprint(number, user_id)
+            seen = await self.pages.fingerprint(number, user_id)
         except Refused as refusal:
             self.refuse(HTTPStatus.FORBIDDEN, refusal.key, lang)
             return
         self.set_header("Content-Type", "text/event-stream")
         event = self.pages.watch(number)
         self._gone, self._event = asyncio.Event(), event
-        self.pages.opened(number, user_id)
+        await self.pages.opened(number, user_id)
         try:
             await self._stream(number, user_id, event, seen)
         except (StreamClosedError, Refused):
             pass
         finally:
             self.pages.unwatch(number, event)
-            self.pages.closed(number, user_id)
+            await self.pages.closed(number, user_id)
 
     async def _stream(self, match_id: int, user_id: int, event: asyncio.Event, seen: Any) -> None:
         self.write("retry: 1000\n\n")
@@ -344,7 +345,7 @@ class _Live(_Api):
                 self.write(": still here\n\n")
                 await self.flush()
             event.clear()
-            now = self.pages.fingerprint(match_id, user_id)
+            now = await self.pages.fingerprint(match_id, user_id)
             if now != seen:
                 seen = now
                 self.write("event: changed\ndata: {}\n\n")

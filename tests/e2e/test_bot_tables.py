@@ -51,7 +51,7 @@ async def _open_table(
     first = lobby.text.splitlines()[:2]
     _, lobby = await tap(server, service, host, lobby, "🤖 + Facile")
     await tap(server, service, host, lobby, "▶️")
-    record = next(m for m in service.tables.active(GROUP) if m.creator_id == host.id)
+    record = next(m for m in service.store.active_matches_in_chat(GROUP) if m.creator_id == host.id)
     assert record.status == "playing" and record.table_message_id is not None
     table = server.message(GROUP, record.table_message_id)
     assert table is not None
@@ -75,7 +75,7 @@ async def test_two_tables_in_one_group(fake_telegram: FakeTelegramServer, tmp_pa
         assert lobby_2 == ["🪑 Tavolo 2", "🃏 Nuova partita: Scala 40"]
         assert table_2.text.splitlines()[0] == "🪑 Tavolo 2"
         assert table_2.text.splitlines()[1].startswith("🃏 Scala 40 · mano 1 · si esce a 101")
-        first, second = service.tables.active(GROUP)
+        first, second = service.store.active_matches_in_chat(GROUP)
         assert (first.creator_id, second.creator_id) == (ANNA, BEA)
         assert (first.table_number, second.table_number) == (1, 2)
 
@@ -122,7 +122,7 @@ async def test_two_tables_in_one_group(fake_telegram: FakeTelegramServer, tmp_pa
             "🪑 Tavolo 2\nInterrompere la partita? Non conterà per la classifica."
         )
         await tap(server, service, bea, question, "✅ Sì")
-        assert [m.creator_id for m in service.tables.active(GROUP)] == [ANNA]
+        assert [m.creator_id for m in service.store.active_matches_in_chat(GROUP)] == [ANNA]
 
         # The free table opens again, with its number; a player of table 1 cannot sit there.
         lobby_3 = await say(server, service, carlo, GROUP, "/nuova scala40")
@@ -296,7 +296,7 @@ async def test_a_table_plays_in_the_forum_topic_it_was_opened_in(
             _, lobby = await tap(server, service, host, lobby, "🤖 + Facile")
             _, table = await tap(server, service, host, lobby, "▶️")
             tables.append(table)
-        first, second = service.tables.active(FORUM)
+        first, second = service.store.active_matches_in_chat(FORUM)
         assert (first.thread_id, second.thread_id) == (scala, scopa)
         assert tables[1].text.splitlines()[0] == "🪑 Tavolo 2" and tables[1].thread_id == scopa
 
@@ -360,7 +360,7 @@ async def test_a_table_opened_in_general_gets_a_topic_of_its_own(
     async with running_bot(server, database) as service:
         asked = anna.send(OWN, "/nuova scala40")
         await settle(server, service)
-        (record,) = service.tables.active(OWN)
+        (record,) = service.store.active_matches_in_chat(OWN)
         lobby = server.message(OWN, record.table_message_id or 0)
         assert lobby is not None and lobby.text.startswith("🃏 Nuova partita: Scala 40")
         if not may:
@@ -394,7 +394,7 @@ async def test_verify_replied_to_a_final_ranking_names_that_table(
     async with running_bot(server, database) as service:
         await _open_table(server, service, anna)
         await _open_table(server, service, bea)
-        first = next(m for m in service.tables.active(GROUP) if m.creator_id == ANNA)
+        first = next(m for m in service.store.active_matches_in_chat(GROUP) if m.creator_id == ANNA)
         anna.send(ANNA, "/abbandona")
         await settle(server, service)
         question = server.last_message(ANNA, from_bot=True)

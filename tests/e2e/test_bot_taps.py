@@ -326,7 +326,7 @@ async def test_the_rematch_asks_and_a_lobby_passes_to_the_next_host(
         again = await luca.press(GROUP, ranking.message_id, button_data(ranking, words.rematch))
         assert again.get("text") == words.at_table
         await settle(server, service)
-        assert [m.id for m in service.tables.active(GROUP)] == [record.id]
+        assert [m.id for m in service.store.active_matches_in_chat(GROUP)] == [record.id]
         lobby = server.message(GROUP, record.table_message_id or 0)
         assert lobby is not None and lobby.text.startswith(words.lobby)
         assert words.host not in lobby.text

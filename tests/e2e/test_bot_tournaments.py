@@ -60,7 +60,7 @@ def _seeded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _tournament(service: Tavolo) -> TournamentRecord:
-    found = service.tournaments.current(GROUP) or service.store.tournaments_in_chat(GROUP)[0]
+    found = service.store.current_tournament(GROUP) or service.store.tournaments_in_chat(GROUP)[0]
     return service.store.get_tournament(found.id)
 
 
