@@ -2,9 +2,9 @@
 the skill levels.
 
 ``/classifica`` shows the rankings of all time, ``/classifica livelli`` the levels, ``/stats``
-a person's own figures; ``/classifica mese`` shows the month so far; when a month is over, every group that finished a
-match in it is sent its final standings, once (stored due work: whichever instance claims the
-month sends it, and the store says yes to one sending only).
+a person's own figures; ``/classifica mese`` shows the month so far; when a month is over,
+every group that finished a match in it is sent its final standings, once (stored due work:
+whichever instance claims the month sends it, and the store says yes to one sending only).
 """
 
 from __future__ import annotations
