@@ -73,11 +73,11 @@ class Matches:
         self._locks[match_id] = (lock, users + 1)
         try:
             async with lock:
-                record = await self._take(match_id)
+                generation, record = await self._take(match_id)
                 try:
                     yield record
                 finally:
-                    self._give_back(match_id)
+                    self._give_back(match_id, generation)
         finally:
             lock, users = self._locks[match_id]
             if users == 1:
@@ -85,47 +85,53 @@ class Matches:
             else:
                 self._locks[match_id] = (lock, users - 1)
 
-    async def _take(self, match_id: int) -> MatchRecord | None:
-        """The store's match lock taken, and the match read (see :meth:`hold`)."""
+    async def _take(self, match_id: int) -> tuple[int, MatchRecord | None]:
+        """The store's match lock taken, and the match read (see :meth:`hold`): the lock's
+        generation (:meth:`storage.Store.take_match_lock`) and the match."""
         if not self.store.shared:  # one process alone: its asyncio lock is the lock
-            return await self.load(match_id)
+            return 0, await self.load(match_id)
         waited = 0.0
         while True:
             taking = asyncio.ensure_future(self.store.read(self._lock_and_read, match_id))
             try:
-                taken, record = await asyncio.shield(taking)
+                generation, record = await asyncio.shield(taking)
             except asyncio.CancelledError:  # what the database gives meanwhile is given back
                 taking.add_done_callback(functools.partial(self._taken_late, match_id))
                 raise
-            if taken:
-                return record
+            if generation is not None:
+                return generation, record
             if waited >= LOCK_WAIT:
                 raise MatchHeld(f"match {match_id} is held by another instance")
             await asyncio.sleep(LOCK_POLL)
             waited += LOCK_POLL
 
-    def _lock_and_read(self, match_id: int) -> tuple[bool, MatchRecord | None]:
+    def _lock_and_read(self, match_id: int) -> tuple[int | None, MatchRecord | None]:
         """In the store's threads: take the match's lock and, once taken, read the match
-        (the lock given back when the read fails)."""
-        if not self.store.try_lock_match(match_id):
-            return False, None
+        (the lock given back when the read fails). The lock's generation (None: not taken)."""
+        generation = self.store.take_match_lock(match_id)
+        if generation is None:
+            return None, None
         try:
-            return True, self._read(match_id)
+            return generation, self._read(match_id)
         except BaseException:
-            self.store.unlock_match(match_id)
+            self.store.unlock_match(match_id, generation)
             raise
 
-    def _taken_late(self, match_id: int, taking: asyncio.Future[tuple[bool, object]]) -> None:
-        if not taking.cancelled() and taking.exception() is None and taking.result()[0]:
-            self._give_back(match_id)
+    def _taken_late(self, match_id: int, taking: asyncio.Future[tuple[int | None, object]]) -> None:
+        if not taking.cancelled() and taking.exception() is None:
+            generation = taking.result()[0]
+            if generation is not None:
+                self._give_back(match_id, generation)
 
-    def _give_back(self, match_id: int) -> None:
-        """Give back the store's match lock (on a shared database: taken on SQLite, there is
-        none), asked off the event loop, and not waited for: this process's locks are counted on one
-        connection, so a press here that takes the match meanwhile counts one more."""
+    def _give_back(self, match_id: int, generation: int) -> None:
+        """Give back the store's match lock (on a shared database: on SQLite there is none),
+        asked off the event loop beside the writes, and not waited for: this process's locks
+        are counted on one connection, so a press here that takes the match meanwhile counts
+        one more; a lock whose connection broke since (``generation``) went with it."""
         if not self.store.shared:
             return
-        task = asyncio.ensure_future(self.store.off(self.store.unlock_match, match_id))
+        unlock = self.store.unlock_match
+        task = asyncio.ensure_future(self.store.read(unlock, match_id, generation))
         self._giving_back.add(task)
         task.add_done_callback(self._given_back)
 

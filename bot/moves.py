@@ -22,7 +22,7 @@ from bot.endings import Endings
 from bot.games import ui_for
 from bot.hand.state import HandUI, cleared
 from bot.i18n import t
-from bot.matches import Matches, save_ui, seat_ui, ui_of
+from bot.matches import Matches, MatchHeld, save_ui, seat_ui, ui_of
 from bot.shows import Shows
 from engine.actions import END
 from engine.errors import IllegalAction
@@ -142,22 +142,25 @@ class Moves:
     ) -> None:
         """Show a committed move once the store answers again, rendered from the store: the
         table, the hands and the bells; the end of the match only if no move followed (stored
-        work drives the timers and the computers meanwhile), the end of a hand if not shown."""
+        work drives the timers and the computers meanwhile), the end of a hand if not shown.
+        Under the match's hold: no move changes its engine while it is shown."""
         wait = BACK_FIRST
         while True:
             await asyncio.sleep(wait)
             wait = min(wait * 2, BACK_LAST)
             try:
-                record = await self.matches.stored(match_id)
-                match = self.matches.engine(record)
-                if record.version != version:
-                    await self.endings.everything(record)
+                async with self.matches.hold(match_id) as record:
+                    if record is None:
+                        return
+                    match = self.matches.engine(record)
+                    if record.version != version:
+                        await self.endings.everything(record)
+                        return
+                    await self._show(record, match, mover, new_hand, quiet=False, closed=closed)
+                    for follower in self.followers:
+                        follower(record, match, True)
                     return
-                await self._show(record, match, mover, new_hand, quiet=False, closed=closed)
-                for follower in self.followers:
-                    follower(record, match, True)
-                return
-            except DatabaseUnavailable:
+            except (DatabaseUnavailable, MatchHeld):
                 continue
 
     def _ending(self, record: MatchRecord, match: GameMatch) -> dict[str, Any]:

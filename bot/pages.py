@@ -159,13 +159,17 @@ class Pages:
 
     # --- who watches -------------------------------------------------------------------------
 
-    async def opened(self, match_id: int, user_id: int) -> None:
-        """A page of the user's is open on the match (its live channel): while one is, the
-        chat's hand message waits (:attr:`Shows.on_page`)."""
+    def opened(self, match_id: int, user_id: int) -> None:
+        """A page of the user's is open on the match (its live channel), counted at once
+        (:meth:`open_for`): while one is, the chat's hand message waits
+        (:attr:`Shows.on_page`). :meth:`closed` once it closes, whatever happens."""
         self._open[(match_id, user_id)] += 1
+
+    async def looking(self, match_id: int) -> None:
+        """A page is looking at the match: the player's bell, if it rang, goes."""
         record = await self.matches.load(match_id)
         if record is not None:
-            self.shows.ring(record)  # the player's bell, if it rang, goes
+            self.shows.ring(record)
 
     def open_for(self, user_id: int | None = None) -> int:
         """How many pages ``user_id`` has open (their live channels), on every match; None:

@@ -154,12 +154,16 @@ class People:
             return None
         return topic.message_thread_id
 
-    def lobby_levels(self, record: MatchRecord) -> dict[int, Rating]:
+    async def lobby_levels(self, record: MatchRecord) -> dict[int, Rating]:
         """Each seated person's rating in the category the match is rated in, when the group
-        shows levels in its lobbies (R-6.3); a person never rated there is a newcomer."""
+        shows levels in its lobbies (R-6.3); a person never rated there is a newcomer (read
+        off the event loop)."""
         category = category_of(record.game, record.options)
         if category is None or not self.store.chat_settings(record.chat_id).levels_in_lobby:
             return {}
+        return await self.store.read(self._levels, record, category)
+
+    def _levels(self, record: MatchRecord, category: str) -> dict[int, Rating]:
         return {
             seat.seat: self.rating(seat.user_id, category)
             for seat in record.seats

@@ -33,7 +33,7 @@ from engine.actions import ABANDON, END, STOP
 from engine.cards import secure_seed
 from engine.games import GameMatch, game
 from engine.tournament import next_round
-from storage import MatchRecord, RoundPaired, TournamentRecord, WrongStatus
+from storage import MatchNotFound, MatchRecord, RoundPaired, TournamentRecord, WrongStatus
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ class Rounds:
     async def resume_all(self) -> int:
         """At start-up: every tournament's message shows its state, and every tournament under
         way carries on from what was stored."""
-        records = self.store.unfinished_tournaments()
+        records = await self.store.read(self.store.unfinished_tournaments)
         for record in records:
             self.show(record)
             if record.status == "running":
@@ -137,7 +137,7 @@ class Rounds:
 
     async def _carry_on(self, tournament_id: int) -> None:
         while True:
-            record = self.store.get_tournament(tournament_id)
+            record = await self.store.read(self.store.get_tournament, tournament_id)
             if record.status != "running":
                 return
             tables = [p for p in record.tables if p.round == record.round]
@@ -145,7 +145,7 @@ class Rounds:
                 if pairing.match_id is None:
                     await self._open_table(record, pairing.round, pairing.table)
             if any(p.result is None for p in tables):
-                waiting = self.store.get_tournament(tournament_id)
+                waiting = await self.store.read(self.store.get_tournament, tournament_id)
                 self.arm(waiting)
                 self.show(waiting)
                 return
@@ -200,8 +200,9 @@ class Rounds:
                     self.outbox.send(user, text, priority=Priority.HAND)
         try:
             async with self.matches.hold(match_id) as held:  # nothing moves it as it starts
-                if held is not None:
-                    await self.started(held, match)
+                if held is None:  # as good as a database that did not answer: tried again
+                    raise MatchNotFound(self.store.database, match_id)
+                await self.started(held, match)
         except MatchHeld:  # another instance acts on it already: it has started there
             log.info("table match %s is held elsewhere as it starts", match_id)
 
@@ -244,7 +245,7 @@ class Rounds:
         tournament's lock, so that no table is being opened meanwhile; a table that could not
         be ended is tried again after :data:`ROUND_RETRY` seconds."""
         async with self.lock(tournament_id):
-            record = self.store.get_tournament(tournament_id)
+            record = await self.store.read(self.store.get_tournament, tournament_id)
             ends = view.round_end(record)
             if record.status != "running" or record.round != number or ends is None:
                 return

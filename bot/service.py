@@ -167,6 +167,7 @@ class Tavolo:
         await self.work.close()
         await self.tournaments.rounds.close()
         await self.outbox.close(grace)
+        await self.matches.given_back()
 
     # --- presses -------------------------------------------------------------------------------
 
@@ -544,6 +545,16 @@ class Tavolo:
         await self.endings.everything(record)
         self.computers.follow(record, self.engine(record), False)
 
+    async def _resume(self, record: MatchRecord) -> None:
+        """Show a running match again at the start-up (under its hold: no move changes its
+        engine meanwhile)."""
+        try:
+            await self._show_running(record)
+        except DatabaseUnavailable:
+            raise
+        except Exception:  # one match's fault must not keep every other one down
+            log.exception("match %s could not be shown at the resume", record.id)
+
     async def _with_deadline(self, record: MatchRecord) -> MatchRecord:
         """A running match stored without a deadline while timers are on gets one now, and
         one stored without due work (written by an older Tavolo) gets it (off the loop)."""
@@ -573,15 +584,9 @@ class Tavolo:
                     async with self.matches.hold(record.id) as held:
                         if held is None:
                             continue
-                        record = await self._with_deadline(held)
+                        await self._resume(await self._with_deadline(held))
                 except MatchHeld:
                     continue
-                try:
-                    await self._show_running(record)
-                except DatabaseUnavailable:
-                    raise
-                except Exception:  # one match's fault must not keep every other one down
-                    log.exception("match %s could not be shown at the resume", record.id)
             count += 1
             await asyncio.sleep(0)  # let the outbox work between matches
         await self.tournaments.rounds.resume_all()

@@ -178,7 +178,8 @@ class Shows:
         lang = self.people.group_lang(record.chat_id)
         if record.status == "lobby":
             panel = self.panels.get(match_id, False)
-            rendered = lobby_view(record, lang, panel, self.people.lobby_levels(record))
+            levels = await self.people.lobby_levels(record)
+            rendered = lobby_view(record, lang, panel, levels)
         elif record.state_json is None:
             if record.table_message_id is None:
                 return None

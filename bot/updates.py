@@ -144,7 +144,7 @@ def too_late(update: object, held: float, now: datetime) -> str | None:
 class PerChatUpdates(BaseUpdateProcessor):
     """python-telegram-bot's ``concurrent_updates`` with one rule: a chat's updates run one at
     a time, in order (a player's quick taps apply as tapped), while other chats go on. A match's
-    moves are serialised by its own lock (:meth:`bot.matches.Matches.lock`), so one slow match never
+    moves are serialised by its own lock (:meth:`bot.matches.Matches.hold`), so one slow match never
     holds another. An update is dropped, unhandled, once its answer would come too late
     (:func:`too_late`)."""
 

@@ -180,9 +180,10 @@ class StoreBase:
         return await self._off(AFTER, call)
 
     async def read(self, call: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
-        """``call(*args, **kwargs)``, which only reads, run off the event loop in the store's
-        reading threads: beside the writes (:meth:`off`), never behind them, so that a read
-        for one chat does not wait for another chat's commit."""
+        """``call(*args, **kwargs)``, which only reads (or takes or gives back a match's lock,
+        which waits for no write), run off the event loop in the store's reading threads:
+        beside the writes (:meth:`off`), never behind them, so that a read for one chat does
+        not wait for another chat's commit."""
         if isinstance(self._engine.pool, StaticPool):
             return call(*args, **kwargs)
         if self._readers is None:

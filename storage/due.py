@@ -117,10 +117,21 @@ class DueStore(StoreBase):
         except SQLAlchemyError as error:
             raise self._failure(error) from error
 
-    def unlock_match(self, match_id: int) -> None:
-        """Release the match's lock taken with :meth:`try_lock_match`."""
+    def take_match_lock(self, match_id: int) -> int | None:
+        """Take the match's lock as :meth:`try_lock_match` does: the generation of the lock's
+        connection when taken (to give to :meth:`unlock_match`), None when another instance
+        holds it."""
         try:
-            self._match_locks.unlock(match_id)
+            return self._match_locks.take(match_id)
+        except SQLAlchemyError as error:
+            raise self._failure(error) from error
+
+    def unlock_match(self, match_id: int, generation: int | None = None) -> None:
+        """Release the match's lock taken with :meth:`try_lock_match` (or with
+        :meth:`take_match_lock`, on the connection of that ``generation``: if it broke since,
+        the lock went with it, and a lock taken since on a new one stays)."""
+        try:
+            self._match_locks.unlock(match_id, generation)
         except SQLAlchemyError as error:
             raise self._failure(error) from error
 

@@ -236,18 +236,32 @@ class MatchLocks:
         self._engine = engine
         self._shared = shared
         self._connection: Connection | None = None
-        self._guard = threading.Lock()
+        self._guard = threading.RLock()
+        self._generation = 0
+        """How many connections were made: a lock taken on one is gone with it."""
 
     def try_lock(self, match_id: int) -> bool:
         """Take the match's lock if no other instance holds it; whether it was taken."""
-        if not self._shared:
-            return True
-        return bool(self._run(f"SELECT pg_try_advisory_lock({_lock('match', match_id)})"))
+        return self.take(match_id) is not None
 
-    def unlock(self, match_id: int) -> None:
-        """Release the match's lock (taken with :meth:`try_lock`)."""
-        if self._shared:
-            self._run(f"SELECT pg_advisory_unlock({_lock('match', match_id)})")
+    def take(self, match_id: int) -> int | None:
+        """Take the match's lock if no other instance holds it: the generation of the
+        connection that holds it (:meth:`unlock`), None when not taken."""
+        if not self._shared:
+            return 0
+        with self._guard:
+            sql = f"SELECT pg_try_advisory_lock({_lock('match', match_id)})"
+            return self._generation if self._run(sql) else None
+
+    def unlock(self, match_id: int, generation: int | None = None) -> None:
+        """Release the match's lock (taken with :meth:`try_lock`); one taken on a connection
+        of an earlier ``generation`` went with it, and another lock of this process on the
+        match, taken since on a new connection, is not released in its place."""
+        if not self._shared:
+            return
+        with self._guard:
+            if generation is None or generation == self._generation:
+                self._run(f"SELECT pg_advisory_unlock({_lock('match', match_id)})")
 
     def try_claim(self, key: tuple[int, str, int]) -> bool:
         """Claim the delivery of a live message (match, kind, seat) if no other instance holds
@@ -264,7 +278,7 @@ class MatchLocks:
             self._run(f"SELECT pg_advisory_unlock({keys})")
 
     def _run(self, sql: str) -> object:
-        with self._guard:
+        with self._guard:  # re-entrant: take and unlock hold it around their generation
             for attempt in (1, 2):
                 try:
                     if self._connection is None:
@@ -278,6 +292,7 @@ class MatchLocks:
             raise AssertionError("unreachable")
 
     def _connect(self) -> Connection:
+        self._generation += 1
         connection = self._engine.connect().execution_options(isolation_level="AUTOCOMMIT")
         # Before PostgreSQL 14 there is no such setting: a frozen instance holds its locks
         # until it is killed.

@@ -317,6 +317,13 @@ class _Live(_Api):
         if self.pages.open_for(user_id) >= STREAMS_EACH or self.pages.open_for() >= STREAMS:
             self.refuse(HTTPStatus.TOO_MANY_REQUESTS, "web.too_many", lang)
             return
+        self.pages.opened(number, user_id)  # counted before anything is awaited
+        try:
+            await self._open(number, user_id, lang)
+        finally:
+            await self.pages.closed(number, user_id)
+
+    async def _open(self, number: int, user_id: int, lang: str) -> None:
         try:
             seen = await self.pages.fingerprint(number, user_id)
         except Refused as refusal:
@@ -325,14 +332,13 @@ class _Live(_Api):
         self.set_header("Content-Type", "text/event-stream")
         event = self.pages.watch(number)
         self._gone, self._event = asyncio.Event(), event
-        await self.pages.opened(number, user_id)
         try:
+            await self.pages.looking(number)
             await self._stream(number, user_id, event, seen)
         except (StreamClosedError, Refused):
             pass
         finally:
             self.pages.unwatch(number, event)
-            await self.pages.closed(number, user_id)
 
     async def _stream(self, match_id: int, user_id: int, event: asyncio.Event, seen: Any) -> None:
         self.write("retry: 1000\n\n")
