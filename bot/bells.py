@@ -109,7 +109,7 @@ class Bells:
 
     async def _bell_render(self, match_id: int, seat: int, user: int) -> Render | None:
         """The bell, if it is still wanted when the player's chat lets it out."""
-        record = await self.matches.load(match_id)
+        record = await self.matches.load(match_id, render=True)
         if record is None:
             return None
         seat_record = record.seats[seat]

@@ -21,7 +21,7 @@ from bot.render import table as table_render
 from bot.render.length import clip
 from bot.shows import Shows
 from engine.games import GameMatch
-from storage import FINISHED, MatchRecord
+from storage import FINISHED, MatchNotFound, MatchRecord
 
 
 class Endings:
@@ -82,7 +82,10 @@ class Endings:
     async def _recap_render(self, match_id: int, seat: int, old: int, text: str) -> Render:
         """The recap, edited into the hand message ``old`` with what the store knows of it:
         an edit the bot sent as it stopped (its fate unknown) has it posted anew instead."""
-        stored = (await self.matches.stored(match_id)).seats[seat]
+        record = await self.matches.load(match_id, render=True)
+        if record is None:
+            raise MatchNotFound(self.store.database, match_id)
+        stored = record.seats[seat]
         if stored.hand_message_id != old:
             return Render(old, None, text)
         return Render(old, stored.hand_digest, text, None, stored.hand_pending)

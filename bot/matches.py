@@ -146,15 +146,18 @@ class Matches:
             # The lock connection broke: its locks went with it.
             log.warning("a match lock was not given back: %s", task.exception())
 
-    async def load(self, match_id: int) -> MatchRecord | None:
+    async def load(self, match_id: int, render: bool = False) -> MatchRecord | None:
         """The stored match, or None when there is no such match (a forged button), with its
         people and its group's settings ready in the store's memory (:func:`people_of`):
         each as the store keeps it (the bot alone on its SQLite file; people and settings
         for a second on a database shared by instances, which keeps no match), else read off
-        the event loop, all in one question to the store."""
+        the event loop, all in one question to the store; for a ``render`` (a message going
+        out), after the reads of the presses waiting."""
         record = self.store.kept_match(match_id)
         if record is not None and self.store.keeps(*people_of(record)):
             return record
+        if render:
+            return await self.store.read_after(functools.partial(self._read, match_id))
         return await self.store.read(self._read, match_id)
 
     def _read(self, match_id: int) -> MatchRecord | None:

@@ -3,10 +3,12 @@ hand and of the match: :mod:`bot.endings`).
 
 Nothing here waits for Telegram: live messages are rendered from the store when their chat's
 budget lets them out (:mod:`bot.delivery`), so a burst of moves becomes one edit, and every id
-and digest is stored once Telegram has confirmed it. With several instances on one database,
-each live message's delivery is claimed in the store (:class:`bot.work.Delivery`): one instance
-at a time renders, posts, edits or deletes it, so a bell is deleted once and a seat has one
-hand message.
+and digest is stored once Telegram has confirmed it. A render loads its match then (the latest
+state, not a snapshot taken when it was asked for, which another instance's move may have
+overtaken): from what the store keeps, else off the event loop (:meth:`Matches.load`). With
+several instances on one database, each live message's delivery is claimed in the store
+(:class:`bot.work.Delivery`): one instance at a time renders, posts, edits or deletes it, so a
+bell is deleted once and a seat has one hand message.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from bot.render.length import clip
 from bot.work import Delivery
 from engine import fairness
 from engine.games import GameMatch
-from storage import MatchRecord
+from storage import MatchRecord, SeatRecord
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +174,7 @@ class Shows:
 
     async def table_render(self, match_id: int) -> Render | None:
         """What the table message shows now: the lobby, the table, or a cancelled lobby."""
-        record = await self.matches.load(match_id)
+        record = await self.matches.load(match_id, render=True)
         if record is None:
             return None
         lang = self.people.group_lang(record.chat_id)
@@ -214,6 +216,15 @@ class Shows:
         hand posted below it once stored."""
         if message_id is None:
             return None
+        kept = self.store.kept_match(match_id)
+        if kept is not None and (kept.table_chat_id, kept.table_message_id) == (
+            chat_id,
+            message_id,
+        ):
+            # What the store keeps says what to note, on the loop (often: nothing).
+            if table_noted(kept, shown):
+                return None
+            return functools.partial(self.store.set_table_digest, match_id, shown)
         below = match_id in self.unplaced  # below the summary: the table keeps its place
         write = functools.partial(self._store_table, match_id, chat_id, message_id, shown, below)
         return Then(write, lambda posted: self._after_table(match_id, chat_id, posted))
@@ -232,7 +243,7 @@ class Shows:
             if below:
                 self.store.set_summary_message(match_id, message_id)
             return self.store.get_match(match_id)
-        if shown != record.table_digest or record.table_pending != shown:
+        if not table_noted(record, shown):
             self.store.set_table_digest(match_id, shown)
         return None
 
@@ -355,7 +366,7 @@ class Shows:
         return clip("\n".join([*lines, text])), markup
 
     async def _hand_render(self, match_id: int, seat: int, user: int) -> Render | None:
-        record = await self.matches.load(match_id)
+        record = await self.matches.load(match_id, render=True)
         if record is None:
             return None
         seat_record = record.seats[seat]
@@ -383,6 +394,12 @@ class Shows:
             return None
         self._blocked.discard((match_id, seat))
         old = self._posting.pop((match_id, seat), None)  # what it replaces, when rendered
+        kept = self.store.kept_match(match_id)
+        if kept is not None and kept.seats[seat].hand_message_id == message_id:
+            # What the store keeps says what to note, on the loop (often: nothing).
+            if hand_noted(kept.seats[seat], shown):
+                return None
+            return functools.partial(self.store.set_hand_digest, match_id, seat, shown)
         write = functools.partial(self._store_hand, match_id, seat, old, message_id, shown)
         return Then(write, lambda spare: self._spare_hand(spare, seat, message_id))
 
@@ -397,7 +414,7 @@ class Shows:
             if self.store.replace_hand_message(match_id, seat, old, message_id, shown):
                 return None
             return self.store.get_match(match_id)
-        if shown != seat_record.hand_digest or seat_record.hand_pending != shown:
+        if not hand_noted(seat_record, shown):
             self.store.set_hand_digest(match_id, seat, shown)
         return None
 
@@ -437,3 +454,13 @@ def above_summary(record: MatchRecord, table_message_id: int) -> bool:
     summary = record.summary_message_id
     same_chat = record.table_chat_id in (None, record.chat_id)
     return summary is not None and same_chat and table_message_id < summary
+
+
+def table_noted(record: MatchRecord, shown: str | None) -> bool:
+    """Whether the store notes already that the match's table message shows ``shown``."""
+    return shown == record.table_digest and record.table_pending == shown
+
+
+def hand_noted(seat: SeatRecord, shown: str | None) -> bool:
+    """Whether the store notes already that the seat's hand message shows ``shown``."""
+    return shown == seat.hand_digest and seat.hand_pending == shown

@@ -146,7 +146,8 @@ class Tournaments:
         )
 
     async def _render(self, tournament_id: int) -> Render | None:
-        record = await self.store.read(self.store.get_tournament, tournament_id)
+        read = functools.partial(self.store.get_tournament, tournament_id)
+        record = await self.store.read_after(read)
         await self.people.load((), [record.chat_id])
         lang = self.people.group_lang(record.chat_id)
         if record.status == "open":

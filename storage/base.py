@@ -184,12 +184,19 @@ class StoreBase:
         which waits for no write), run off the event loop in the store's reading threads:
         beside the writes (:meth:`off`), never behind them, so that a read for one chat does
         not wait for another chat's commit."""
+        return await self._read(FIRST, functools.partial(call, *args, **kwargs))
+
+    async def read_after(self, call: Callable[[], _T]) -> _T:
+        """``call()``, which only reads, run as :meth:`read` does, after the reads a press
+        waits for (what a message shows, read as it goes out)."""
+        return await self._read(AFTER, call)
+
+    async def _read(self, priority: int, call: Callable[[], _T]) -> _T:
         if isinstance(self._engine.pool, StaticPool):
-            return call(*args, **kwargs)
+            return call()
         if self._readers is None:
             self._readers = StoreThreads(READ_THREADS)
-        work = functools.partial(call, *args, **kwargs)
-        result: _T = await asyncio.wrap_future(self._readers.submit(work))
+        result: _T = await asyncio.wrap_future(self._readers.submit(call, priority))
         return result
 
     async def _off(self, priority: int, call: Callable[[], _T]) -> _T:

@@ -117,3 +117,27 @@ async def test_a_match_held_elsewhere_too_long_is_refused(
         finally:
             mine.close()
             theirs.close()
+
+
+@pytest.mark.skipif(not PG_URL, reason="needs PostgreSQL (TEST_DATABASE_URL)")
+def test_a_lock_given_back_late_spares_one_taken_since_on_a_new_connection() -> None:
+    """The lock connection broke while a press held a match: its lock went with it. A press
+    that takes the match since, on a new connection, keeps it when the first one's late give
+    back comes (it names the generation of the connection it took its lock on)."""
+    with scratch_schema(PG_URL) as url:
+        mine, theirs = Store.open(url), Store.open(url)
+        try:
+            record, _ = started(mine, "scopone", 4)
+            first = mine.take_match_lock(record.id)
+            assert first is not None
+            mine._match_locks.close()  # the connection broke: the lock went with it
+            second = mine.take_match_lock(record.id)
+            assert second is not None and second != first
+            mine.unlock_match(record.id, first)  # the first press gives back, late
+            assert not theirs.try_lock_match(record.id)  # the second still holds it
+            mine.unlock_match(record.id, second)
+            assert theirs.try_lock_match(record.id)
+            theirs.unlock_match(record.id)
+        finally:
+            mine.close()
+            theirs.close()
