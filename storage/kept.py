@@ -188,6 +188,17 @@ class Kept:
             after = with_seat(before, seat, lambda kept: replace(kept, **fields))
             self.keep_match(after, since, wrote=True)
 
+    def lasts(self, kind: str, key: int) -> bool:
+        """Whether the record of ``kind`` ``key`` is kept, and (with ``lasting``) for at least
+        half that time more: what is read at once after asking is still kept then."""
+        if not self.enabled or kind not in self.kinds:
+            return False
+        with self._guard:
+            found = self._records[kind].get(key)
+            if found is None:
+                return False
+            return self.lasting is None or self.clock() - found[1] <= self.lasting / 2
+
     def user(self, user_id: int) -> UserRecord | Absent | None:
         """The kept user, :data:`ABSENT` when the database has none, None when not kept."""
         found = self.get(USER, user_id)

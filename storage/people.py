@@ -115,26 +115,29 @@ class PeopleStore(StoreBase):
 
     def keeps(self, users: Iterable[int] = (), chats: Iterable[int] = ()) -> bool:
         """Whether this store keeps in memory what it knows of all these people and chats
-        (:mod:`storage.kept`), reading nothing: then :meth:`get_user` and
+        (:mod:`storage.kept`), for a while yet, reading nothing: then :meth:`get_user` and
         :meth:`chat_settings` answer them without the database."""
         kept = self._kept
-        return all(kept.user(u) is not None for u in users) and all(
-            kept.chat(c) is not None for c in chats
-        )
+        return all(kept.lasts(USER, u) for u in users) and all(kept.lasts(CHAT, c) for c in chats)
 
     def read_people(self, users: Iterable[int] = (), chats: Iterable[int] = ()) -> None:
         """Read these people and chats (a store that keeps what it reads keeps them: what
         follows reads them from memory, :meth:`keeps`)."""
         for user_id in users:
-            self.get_user(user_id)
+            if not self._kept.lasts(USER, user_id):
+                self._read_user(user_id)
         for chat_id in chats:
-            self.chat_settings(chat_id)
+            if not self._kept.lasts(CHAT, chat_id):
+                self._read_chat(chat_id)
 
     def get_user(self, user_id: int) -> UserRecord | None:
         """The user, or None if the bot never recorded them."""
         kept = self._kept.user(user_id)
         if kept is not None:
             return None if isinstance(kept, Absent) else kept
+        return self._read_user(user_id)
+
+    def _read_user(self, user_id: int) -> UserRecord | None:
         since = self._kept.stamp()
         with self._session() as s:
             row = s.get(UserTable, user_id)
@@ -195,6 +198,9 @@ class PeopleStore(StoreBase):
         kept = self._kept.chat(chat_id)
         if kept is not None:
             return kept
+        return self._read_chat(chat_id)
+
+    def _read_chat(self, chat_id: int) -> ChatSettings:
         since = self._kept.stamp()
         with self._session() as s:
             row = s.get(ChatTable, chat_id)

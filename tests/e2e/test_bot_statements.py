@@ -114,6 +114,7 @@ def counting(service: Tavolo) -> Iterator[Counter[str]]:
     def statement(connection: Any, _cursor: Any, sql: str, *_: Any) -> None:
         if threading.get_ident() == loop_thread:
             counts["on the loop"] += 1
+            print("on the loop:", sql)  # shown with the failure
         if "chat_budgets" in sql or "advisory" in sql:
             return
         counts["statements"] += 1
