@@ -112,7 +112,7 @@ class Matches:
         if generation is None:
             return None, None
         try:
-            return generation, self._read(match_id)
+            return generation, self.read(match_id)
         except BaseException:
             self.store.unlock_match(match_id, generation)
             raise
@@ -157,11 +157,12 @@ class Matches:
         if record is not None and self.store.keeps(*people_of(record)):
             return record
         if render:
-            return await self.store.read_after(functools.partial(self._read, match_id))
-        return await self.store.read(self._read, match_id)
+            return await self.store.read_after(functools.partial(self.read, match_id))
+        return await self.store.read(self.read, match_id)
 
-    def _read(self, match_id: int) -> MatchRecord | None:
-        """In the store's threads: the match and its people (see :meth:`load`)."""
+    def read(self, match_id: int) -> MatchRecord | None:
+        """In the store's threads: the match and its people, those the store does not keep
+        for a while yet read again (see :meth:`load`); None when there is no such match."""
         try:
             record = self.store.get_match(match_id)
         except MatchNotFound:

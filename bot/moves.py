@@ -127,12 +127,12 @@ class Moves:
     def _commit_and_read(
         self, match_id: int, commit: Callable[[], int]
     ) -> tuple[int, MatchRecord | None]:
-        """In the store's threads: commit the move, then read the match as it left it (None
-        when the database went away after the commit: the move is committed all the same).
-        The committed version."""
+        """In the store's threads: commit the move, then read the match as it left it, with
+        its people (None when the database went away after the commit: the move is committed
+        all the same). The committed version."""
         version = commit()
         try:
-            return version, self.store.get_match(match_id)
+            return version, self.matches.read(match_id)
         except DatabaseUnavailable as error:
             log.warning("match %d: the database went away after a move (%s)", match_id, error)
             return version, None
