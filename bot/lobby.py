@@ -19,7 +19,7 @@ from bot.options_ui import changed as option_changed
 from bot.people import People
 from bot.render.table import labelled, names_list
 from bot.shows import Shows
-from bot.tables import Asked, Tables
+from bot.tables import Asked, Tables, seated_in
 from engine.cards import secure_seed
 from engine.games import GameMatch, game
 from storage import AlreadySeated, ChatBusy, LobbyFull, MatchRecord, SeatedElsewhere
@@ -285,11 +285,12 @@ class Lobby:
             presser = record.seat_of(user_id)
             if presser is None:
                 return Answer(t(lang, "ans.not_joined"))
-            opened = await self._rematch_of(record)
+            active = await self.tables.active(chat_id)
+            opened = rematch_of(record, active)
             if opened is not None:
                 seated = opened.seat_of(user_id) is not None
                 return Answer(t(lang, "ans.already_joined" if seated else "ans.rematch_open"))
-            if await self.tables.seated(chat_id, user_id) is not None:
+            if seated_in(active, user_id) is not None:
                 return Answer(t(lang, "ans.seated_elsewhere"), alert=True)
             try:
                 new = await self.store.off(self._open_rematch, record, presser)
@@ -335,23 +336,6 @@ class Lobby:
                 new = self.store.add_seat(new.id, None, seat.name, seat.computer_level)
         return new
 
-    async def _rematch_of(self, ended: MatchRecord) -> MatchRecord | None:
-        """The rematch of a match that ended, already open: a lobby of its chat of the same
-        game, opened after it ended by one of its people (its options may have changed)."""
-        people = {seat.user_id for seat in ended.seats if seat.user_id is not None}
-        finished = ended.finished_at or ended.updated_at
-        return next(
-            (
-                m
-                for m in await self.tables.active(ended.chat_id)
-                if m.status == "lobby"
-                and m.game == ended.game
-                and m.creator_id in people
-                and m.created_at >= finished
-            ),
-            None,
-        )
-
     def _ask_rematch(self, new: MatchRecord, host: str, asked: list[str]) -> None:
         """Ask the other players of the last match, in the group (where the rematch plays),
         to join it."""
@@ -363,3 +347,22 @@ class Lobby:
         )
         text = labelled(group_lang, new, text)
         self.shows.outbox.send(chat_id, text, priority=Priority.NOTICE, thread=new.thread_id)
+
+
+def rematch_of(ended: MatchRecord, active: list[MatchRecord]) -> MatchRecord | None:
+    """The rematch of a match that ended, already open among its chat's ``active`` matches: a
+    lobby of the same game, opened after it ended by one of its people (its options may have
+    changed)."""
+    people = {seat.user_id for seat in ended.seats if seat.user_id is not None}
+    finished = ended.finished_at or ended.updated_at
+    return next(
+        (
+            m
+            for m in active
+            if m.status == "lobby"
+            and m.game == ended.game
+            and m.creator_id in people
+            and m.created_at >= finished
+        ),
+        None,
+    )

@@ -43,7 +43,7 @@ from bot.render.table import labelled, message_link, side_name
 from bot.seasons import Seasons
 from bot.settings import GroupSettings
 from bot.shows import Shows
-from bot.tables import Asked, Tables
+from bot.tables import Asked, Tables, seated_in
 from bot.timers import Scheduler, TurnTimers, utc_now
 from bot.tournaments import Tournaments
 from bot.work import DueWork
@@ -274,7 +274,7 @@ class Tavolo:
         active, limit = await self.tables.active(chat_id), self.tables.limit(chat_id)
         here = [m for m in active if m.thread_id == asked.thread]  # a forum: this topic's
         there = (
-            await self.tables.seated(chat_id, user_id)
+            seated_in(active, user_id)
             or self.tables.in_topic(active, asked.thread)
             or self.lobby.waiting(here, game_name)
         )

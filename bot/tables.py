@@ -73,18 +73,17 @@ class Tables:
         self, chat_id: int, user_id: int, but: int | None = None
     ) -> MatchRecord | None:
         """The chat's active match where the person sits (other than the match ``but``)."""
-        active = await self.active(chat_id)
-        return next((m for m in active if m.id != but and m.seat_of(user_id) is not None), None)
+        return seated_in(await self.active(chat_id), user_id, but)
 
     async def concerned(self, asked: Asked, ended: bool = False) -> Concerned:
-        """The match a command concerns (:func:`concerned`), read off the event loop."""
-        return await self.store.read(self._concerned, asked, ended)
-
-    def _concerned(self, asked: Asked, ended: bool = False) -> Concerned:
         """The match a command concerns: the one whose message it replies to (whatever its
         status), else the one playing in the forum topic where it was typed, else the active
         one where the person sits, else the chat's only active one; with ``ended``, a chat
-        with none names its latest match."""
+        with none names its latest match (read off the event loop)."""
+        return await self.store.read(self._concerned, asked, ended)
+
+    def _concerned(self, asked: Asked, ended: bool = False) -> Concerned:
+        """In the store's threads: :meth:`concerned`."""
         if asked.replied is not None:
             shown = self.store.match_of_message(asked.chat_id, asked.replied)
             if shown is not None:
@@ -143,3 +142,10 @@ class Tables:
         if record is None or record.tournament_id is not None:  # a tournament's: in private
             return None
         return record if record.chat_id == chat_id else None
+
+
+def seated_in(
+    active: list[MatchRecord], user_id: int, but: int | None = None
+) -> MatchRecord | None:
+    """The match among a chat's ``active`` ones where the person sits (other than ``but``)."""
+    return next((m for m in active if m.id != but and m.seat_of(user_id) is not None), None)

@@ -9,7 +9,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import TypeVar, cast
+from typing import cast
 
 from telegram import Bot, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
 from telegram.constants import ParseMode
@@ -44,8 +44,6 @@ from bot.delivery.work import (
 from bot.render.length import clip
 
 log = logging.getLogger(__name__)
-
-_T = TypeVar("_T")
 
 
 class Courier:
