@@ -59,7 +59,7 @@ class People:
 
     def _stored_as(self, user_id: int, name: str, code: str | None) -> bool:
         """Whether the store has the person with this name and language code already."""
-        user = self.store.get_user(user_id)
+        user = self.store.known_user(user_id)
         return user is not None and (user.name, user.language_code) == (name, code)
 
     def forget(self, user_id: int) -> None:
@@ -70,12 +70,12 @@ class People:
         """A group's title as an update showed it, stored when it changed."""
         if self.titles.get(chat_id) != title:
             self.titles[chat_id] = title
-            if self.store.chat_settings(chat_id).title != title:  # else known before a restart
+            if self.store.known_chat(chat_id).title != title:  # else known before a restart
                 await self.store.off(self.store.set_chat_title, chat_id, title)
 
     def user_lang(self, user_id: int, code: str | None = None) -> str:
         """A user's language: chosen with /language, else from Telegram's language code."""
-        user = self.store.get_user(user_id)
+        user = self.store.known_user(user_id)
         if user is not None and user.language:
             return user.language
         return language_for(
@@ -87,12 +87,12 @@ class People:
         where a player plays against the computer, the player's own."""
         if chat_id > 0:
             return self.user_lang(chat_id)
-        return self.store.chat_settings(chat_id).language or "it"
+        return self.store.known_chat(chat_id).language or "it"
 
     def reply_lang(self, chat_id: int, user_id: int, code: str | None = None) -> str:
         """The language to answer someone in: a group's own, or, in a group that never chose
         one (no match was ever set up there), the asker's; in private the user's."""
-        chosen = self.store.chat_settings(chat_id).language if chat_id < 0 else None
+        chosen = self.store.known_chat(chat_id).language if chat_id < 0 else None
         return chosen or self.user_lang(user_id, code)
 
     def group_title(self, chat_id: int) -> str:
@@ -103,7 +103,7 @@ class People:
 
     def title(self, chat_id: int) -> str:
         """The group's title as typed (remembered from updates), or its id when unknown."""
-        return self.titles.get(chat_id) or self.store.chat_settings(chat_id).title or str(chat_id)
+        return self.titles.get(chat_id) or self.store.known_chat(chat_id).title or str(chat_id)
 
     def where(self, chat_id: int, lang: str) -> str:
         """Where a match is played, as a sentence says it: "in Amici" or "nella tua partita"."""
@@ -159,7 +159,7 @@ class People:
         shows levels in its lobbies (R-6.3); a person never rated there is a newcomer (read
         off the event loop)."""
         category = category_of(record.game, record.options)
-        if category is None or not self.store.chat_settings(record.chat_id).levels_in_lobby:
+        if category is None or not self.store.known_chat(record.chat_id).levels_in_lobby:
             return {}
         return await self.store.read(self._levels, record, category)
 

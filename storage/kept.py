@@ -97,8 +97,9 @@ class Kept:
         with self._guard:
             return self._writes
 
-    def get(self, kind: str, key: int) -> object | None:
-        """The kept record of ``kind`` ``key``; None when none is kept."""
+    def get(self, kind: str, key: int, lasting_more: float = 0.0) -> object | None:
+        """The kept record of ``kind`` ``key``; None when none is kept (with ``lasting``: or
+        when it is kept for less than ``lasting_more`` seconds more)."""
         if not self.enabled or kind not in self.kinds:
             return None
         with self._guard:
@@ -106,9 +107,8 @@ class Kept:
             found = records.get(key)
             if found is None:
                 return None
-            if self.lasting is not None and self.clock() - found[1] > self.lasting:
-                del records[key]
-                return None
+            if self.lasting is not None and self.clock() - found[1] > self.lasting - lasting_more:
+                return None  # left in place for :meth:`last`; replaced when read again
             records.move_to_end(key)
             return found[0]
 
@@ -188,16 +188,19 @@ class Kept:
             after = with_seat(before, seat, lambda kept: replace(kept, **fields))
             self.keep_match(after, since, wrote=True)
 
+    def last(self, kind: str, key: int) -> object | None:
+        """The record of ``kind`` ``key`` as last read or written, however long ago (with
+        ``lasting``, perhaps older than what the database holds now); None when none is kept."""
+        if not self.enabled or kind not in self.kinds:
+            return None
+        with self._guard:
+            found = self._records[kind].get(key)
+            return None if found is None else found[0]
+
     def lasts(self, kind: str, key: int) -> bool:
         """Whether the record of ``kind`` ``key`` is kept, and (with ``lasting``) for at least
         half that time more: what is read at once after asking is still kept then."""
-        if not self.enabled or kind not in self.kinds:
-            return False
-        with self._guard:
-            found = self._records[kind].get(key)
-            if found is None:
-                return False
-            return self.lasting is None or self.clock() - found[1] <= self.lasting / 2
+        return self.get(kind, key, (self.lasting or 0.0) / 2) is not None
 
     def user(self, user_id: int) -> UserRecord | Absent | None:
         """The kept user, :data:`ABSENT` when the database has none, None when not kept."""

@@ -130,6 +130,20 @@ class PeopleStore(StoreBase):
             if not self._kept.lasts(CHAT, chat_id):
                 self._read_chat(chat_id)
 
+    def known_user(self, user_id: int) -> UserRecord | None:
+        """The user as this store last read them, reading nothing when it ever did (on a
+        shared database perhaps a little older than :meth:`get_user` would say: what
+        :meth:`read_people` refreshed just before); else as :meth:`get_user` reads them."""
+        last = self._kept.last(USER, user_id)
+        if isinstance(last, UserRecord):
+            return last
+        return None if isinstance(last, Absent) else self.get_user(user_id)
+
+    def known_chat(self, chat_id: int) -> ChatSettings:
+        """A group's settings as this store last read them (see :meth:`known_user`)."""
+        last = self._kept.last(CHAT, chat_id)
+        return last if isinstance(last, ChatSettings) else self.chat_settings(chat_id)
+
     def get_user(self, user_id: int) -> UserRecord | None:
         """The user, or None if the bot never recorded them."""
         kept = self._kept.user(user_id)

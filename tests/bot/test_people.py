@@ -31,6 +31,12 @@ class Counting:
     def chat_settings(self, chat_id: int) -> ChatSettings:
         return self.store.chat_settings(chat_id)
 
+    def known_user(self, user_id: int) -> UserRecord | None:
+        return self.store.known_user(user_id)
+
+    def known_chat(self, chat_id: int) -> ChatSettings:
+        return self.store.known_chat(chat_id)
+
     def set_chat_title(self, chat_id: int, title: str | None) -> None:
         self.writes.append((chat_id, title or "", None))
         self.store.set_chat_title(chat_id, title)

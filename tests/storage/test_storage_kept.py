@@ -130,6 +130,36 @@ def test_an_instance_keeps_people_and_settings_a_while_and_no_match(tmp_path: Pa
         other.close()
 
 
+def test_people_kept_for_over_half_their_time_are_read_again_before_a_handler(
+    tmp_path: Path,
+) -> None:
+    """On a shared database a person is kept a second: one kept for over half of it is read
+    again by ``read_people`` (what a handler reads just after is still kept then), one
+    kept for less is not; what is still kept is answered from memory meanwhile."""
+    url = f"sqlite:///{tmp_path / 'h.db'}"
+    store = Store.open(url, instance=True)
+    now = [0.0]
+    store._kept = Kept(enabled=True, lasting=SHARED_LASTING, clock=lambda: now[0])
+    try:
+        anna = user_of(0)
+        store.upsert_user(anna, "Anna", "it")
+        store.read_people([anna], [CHAT])
+        assert store.keeps([anna], [CHAT])
+        now[0] = SHARED_LASTING * 0.4
+        assert store.keeps([anna], [CHAT])
+        assert statements(store, lambda: store.read_people([anna], [CHAT])) == 0
+        now[0] = SHARED_LASTING * 0.6
+        assert not store.keeps([anna], [CHAT])
+        assert statements(store, lambda: store.get_user(anna)) == 0  # still kept
+        # read again: the person and the group, each a BEGIN and a SELECT
+        assert statements(store, lambda: store.read_people([anna], [CHAT])) == 4
+        assert store.keeps([anna], [CHAT])
+        now[0] = SHARED_LASTING * 0.6 + SHARED_LASTING * 0.9
+        assert statements(store, lambda: store.get_user(anna)) == 0  # read again at 0.6
+    finally:
+        store.close()
+
+
 def test_changing_a_kept_record_changes_nothing_kept(kept: Store) -> None:
     record, _ = started(kept, "scopone", 4, options={"target": 21})
     kept.get_match(record.id).options["target"] = 99
