@@ -17,8 +17,9 @@ forgets what it touched, and the next read asks the database.
 
 The store is called from the event loop and from its own thread (:mod:`storage.threads`), so
 a read and a write, or two writes, may overlap. Each keep therefore names the :meth:`Kept.stamp`
-it took before it read or wrote: a read keeps its record only if no write ended since, and a
-write only if no other write did; else the record is not kept, and the next read asks the
+it took before it read or wrote: a read keeps its record only if no write that touched the same
+record ended since (a move in one match does not spoil a group's settings read meanwhile), and a
+write only if no other write ended; else the record is not kept, and the next read asks the
 database. An overlap costs a read, never a stale record. The writes take turns
 (:class:`storage.base.StoreBase` holds a lock from a write's stamp until it kept its record), a
 write gives the record it leaves inside its transaction, and the record kept is replaced as the
@@ -40,6 +41,9 @@ from storage.records import ChatSettings, MatchRecord, SeatRecord, UserRecord
 
 KEPT_MOST: Final = 2_000
 """Records of each kind kept at most (the latest used)."""
+
+TOUCHES_MOST: Final = 3 * KEPT_MOST
+"""Writes remembered by what they touched (:meth:`Kept.keep`); older ones count as touching all."""
 
 SHARED_LASTING: Final = 1.0
 """Seconds a store on a shared database keeps a person or a group's settings it read."""
@@ -83,6 +87,10 @@ class Kept:
         self._guard = threading.Lock()
         self._writes = 0
         """How many writes that touch a kept record ended (see :meth:`stamp`)."""
+        self._touched: OrderedDict[Touch, Stamp] = OrderedDict()
+        """The number of the write that last touched each record, latest last."""
+        self._forgotten: Stamp = 0
+        """Writes up to this number may have touched any record (cleared all, or forgotten)."""
         self._staged = threading.local()
         """The record the current thread's write leaves, kept as the write ends."""
 
@@ -114,8 +122,9 @@ class Kept:
 
     def keep(self, kind: str, key: int, record: object, since: Stamp, wrote: bool = False) -> None:
         """Keep ``record`` as what ``kind`` ``key`` is now in the database, read after
-        :meth:`stamp` gave ``since``; when another write ended meanwhile the record may be
-        older than the database's, and it is not kept. ``wrote``: the record a write leaves,
+        :meth:`stamp` gave ``since``; when a write that touched it ended meanwhile the record
+        may be older than the database's: it is not kept, and what that write left stays (or
+        nothing). ``wrote``: the record a write leaves,
         given inside its transaction: it replaces the kept one as the write ends
         (:meth:`drop`), in one step, so a read meanwhile never finds the record missing."""
         if not self.enabled or kind not in self.kinds or (wrote and not self.serial):
@@ -124,10 +133,8 @@ class Kept:
             self._staged.record = (kind, key, record, since)
             return
         with self._guard:
-            if self._writes == since:
+            if self._forgotten <= since and self._touched.get((kind, key), 0) <= since:
                 self._put(kind, key, record)
-            else:
-                self._records[kind].pop(key, None)
 
     def drop(self, touched: Touch | None, committed: bool = False) -> None:
         """A write ended: forget what it touched (None: everything), or (``committed``) keep
@@ -139,9 +146,11 @@ class Kept:
         with self._guard:
             self._writes += 1
             if touched is None:
+                self._forgotten = self._writes
                 for records in self._records.values():
                     records.clear()
                 return
+            self._note_touch(touched)
             kind, key = touched
             self._records[kind].pop(key, None)
             # Kept only when no other write ended since this one began.
@@ -152,6 +161,13 @@ class Kept:
                 and self._writes == staged[3] + 1
             ):
                 self._put(kind, key, staged[2])
+
+    def _note_touch(self, touched: Touch) -> None:
+        self._touched[touched] = self._writes
+        self._touched.move_to_end(touched)
+        if len(self._touched) > TOUCHES_MOST:
+            _, number = self._touched.popitem(last=False)
+            self._forgotten = max(self._forgotten, number)
 
     def _put(self, kind: str, key: int, record: object) -> None:
         records = self._records[kind]

@@ -18,12 +18,14 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from storage import FINISHED, MatchRecord, PlayerResult, SeatUI, StaleVersion, Store
-from storage.kept import MATCH, SHARED_LASTING, Kept
+from storage import FINISHED, ChatSettings, MatchRecord, PlayerResult, SeatUI, StaleVersion, Store
+from storage.kept import CHAT as KIND_CHAT
+from storage.kept import MATCH, SHARED_LASTING, TOUCHES_MOST, Kept
 from testkit.storage_helpers import greedy, started, user_of
 
 CHAT = -100
 WHEN = datetime(2030, 5, 1, 12, 30, tzinfo=UTC)
+SETTINGS = ChatSettings(CHAT, "en", {})
 
 
 @pytest.fixture
@@ -308,7 +310,30 @@ def test_a_read_that_a_write_overtook_is_not_kept() -> None:
     read = kept.stamp()  # the read begins, and reads the old match
     write(kept, NEW, kept.stamp())  # a write commits the new one meanwhile
     kept.keep_match(OLD, read)  # the read ends: it must not replace the newer record
-    assert kept.match(OLD.id) is None
+    assert kept.match(OLD.id) == NEW
+
+
+def test_a_read_keeps_its_record_when_only_other_records_were_written() -> None:
+    kept = Kept(enabled=True, lasting=SHARED_LASTING)
+    read = kept.stamp()  # a group's settings are read...
+    kept.drop((MATCH, 7))  # ...while a move in a match ends
+    kept.keep(KIND_CHAT, CHAT, SETTINGS, read)
+    assert kept.chat(CHAT) == SETTINGS
+    read = kept.stamp()
+    kept.drop(None)  # a write that names nothing may have touched them
+    kept.keep(KIND_CHAT, CHAT, SETTINGS, read)
+    assert kept.chat(CHAT) is None
+
+
+def test_a_write_forgotten_among_many_counts_as_touching_everything() -> None:
+    kept = Kept(enabled=True)
+    read = kept.stamp()
+    for match_id in range(TOUCHES_MOST + 1):
+        kept.drop((MATCH, match_id))
+    kept.keep(KIND_CHAT, CHAT, SETTINGS, read)
+    assert kept.chat(CHAT) is None
+    kept.keep(KIND_CHAT, CHAT, SETTINGS, kept.stamp())
+    assert kept.chat(CHAT) == SETTINGS
 
 
 def test_two_writes_that_overlap_keep_nothing() -> None:
