@@ -155,7 +155,7 @@ class Tavolo:
     async def drain(self) -> None:
         """Wait until every computer turn is played and every message is out."""
         parts = (self.computers, self.work, self.tournaments.rounds)
-        background = [part.background for part in parts] + [self.tables.moving]
+        background = [p.background for p in parts] + [self.tables.moving, self.shows.reporting]
         while any(tasks.busy for tasks in background) or not self.outbox.idle:
             await asyncio.gather(*(tasks.settle() for tasks in background))
             await self.outbox.drain()
@@ -166,6 +166,7 @@ class Tavolo:
         await self.computers.close()
         await self.work.close()
         await self.tournaments.rounds.close()
+        await self.shows.reporting.close()
         await self.outbox.close(grace)
         await self.matches.given_back()
 

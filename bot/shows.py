@@ -21,6 +21,7 @@ from datetime import datetime
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
+from bot.background import Background
 from bot.bells import Bells
 from bot.delivery import Claim, Outbox, Priority, Render, Stored, Then
 from bot.games import ui_for
@@ -77,6 +78,8 @@ class Shows:
         forum topic."""
         self._posting: dict[tuple[int, int], int | None] = {}
         self._blocked: set[tuple[int, int]] = set()
+        self.reporting = Background()
+        """Telling groups that a player blocked the bot (:meth:`report_blocked`)."""
         # What the end of a hand (bot.endings) asks of the table and the hands:
         self.summing: set[int] = set()
         """Matches whose hand summary is on its way: their next table goes below it."""
@@ -432,11 +435,16 @@ class Shows:
 
     def report_blocked(self, match_id: int, seat: int) -> None:
         """A player the bot cannot write to: say so in the group with the deep link, once
-        (until a message to that player gets through again)."""
+        (until a message to that player gets through again), the match read off the loop."""
         if (match_id, seat) in self._blocked:
             return
         self._blocked.add((match_id, seat))
-        record = self.store.get_match(match_id)
+        self.reporting.spawn(self._report_blocked(match_id, seat))
+
+    async def _report_blocked(self, match_id: int, seat: int) -> None:
+        record = await self.matches.load(match_id)
+        if record is None:
+            return
         lang = self.people.group_lang(record.chat_id)
         name, link = isolated(record.seats[seat].name), self.people.deep_link(record.id)
         text = table_render.labelled(lang, record, t(lang, "notify.blocked", name=name, link=link))
