@@ -58,6 +58,7 @@ from storage.messages import MessageStore
 from storage.models import SettingTable
 from storage.people import PeopleStore
 from storage.results import ResultStore
+from storage.rounds import RoundStore
 from storage.tournaments import TournamentStore
 from storage.work import Hold, MatchLocks
 
@@ -121,7 +122,14 @@ def schema_head() -> str:
 
 
 class Store(
-    LobbyStore, MatchStore, MessageStore, DueStore, PeopleStore, ResultStore, TournamentStore
+    LobbyStore,
+    MatchStore,
+    MessageStore,
+    DueStore,
+    PeopleStore,
+    ResultStore,
+    TournamentStore,
+    RoundStore,
 ):
     """Tavolo's persistent state, on SQLite (the default) or any SQLAlchemy database.
 
