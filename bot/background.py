@@ -5,7 +5,8 @@ waits for it (``Tavolo.drain``) and :meth:`Background.close` ends it at a stop."
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+from collections.abc import Coroutine
+from typing import Any
 
 
 class Background:
@@ -13,9 +14,13 @@ class Background:
 
     def __init__(self) -> None:
         self._tasks: set[asyncio.Future[None]] = set()
+        self._closed = False
 
-    def spawn(self, work: Awaitable[None]) -> None:
-        """Run ``work`` in the background."""
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background (once closed: nothing, the bot is stopping)."""
+        if self._closed:
+            work.close()
+            return
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -31,7 +36,8 @@ class Background:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def close(self, cancel: bool = True) -> None:
-        """End the tasks (``cancel``: at once; else let them finish)."""
+        """End the tasks (``cancel``: at once; else let them finish); start no more."""
+        self._closed = True
         tasks = list(self._tasks)
         if cancel:
             for task in tasks:

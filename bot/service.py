@@ -166,7 +166,7 @@ class Tavolo:
         await self.computers.close()
         await self.work.close()
         await self.tournaments.rounds.close()
-        await self.shows.reporting.close()
+        await self.shows.reporting.close(cancel=False)  # what failed later is not told
         await self.outbox.close(grace)
         await self.matches.given_back()
 

@@ -442,7 +442,12 @@ class Shows:
         self.reporting.spawn(self._report_blocked(match_id, seat))
 
     async def _report_blocked(self, match_id: int, seat: int) -> None:
-        record = await self.matches.load(match_id)
+        try:
+            record = await self.matches.load(match_id, render=True)
+        except Exception:  # the database is away: the next message that fails tells
+            log.exception("match %s: a blocked player could not be reported", match_id)
+            self._blocked.discard((match_id, seat))
+            return
         if record is None:
             return
         lang = self.people.group_lang(record.chat_id)

@@ -20,9 +20,10 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from bot.background import Background
 from storage import DatabaseUnavailable, Season, Store, Work
@@ -156,7 +157,7 @@ class DueWork:
             except DatabaseUnavailable as error:
                 log.error("a look once a minute failed: %s", error)
 
-    def _start(self, work: Awaitable[None]) -> None:
+    def _start(self, work: Coroutine[Any, Any, None]) -> None:
         self.background.spawn(work)
 
     async def _due_seasons(self) -> list[Season]:
