@@ -45,7 +45,7 @@ from bench.players import (
     seed_matches,
     store_match,
 )
-from bot.app import build_application
+from bot.app import build_application, freeze_what_lasts
 from bot.render.cards import card as pretty
 from bot.service import Tavolo
 from engine.scala40 import new_match
@@ -212,6 +212,7 @@ async def run(
             add_people(server, group, users)
         server.pop_updates()
         application: Any = build_application(server.token, store, server.base_url)
+        freeze_what_lasts()  # as python -m bot does
         try:
             async with server.run(application):
                 service = application.bot_data["tavolo"]

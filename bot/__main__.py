@@ -52,7 +52,7 @@ def main() -> int:
     except StoreError as error:
         print(f"tavolo: {error}", file=sys.stderr)
         return 1
-    from bot.app import build_application
+    from bot.app import build_application, freeze_what_lasts
     from bot.delivery import Pace
 
     application = build_application(
@@ -62,6 +62,7 @@ def main() -> int:
         pace=Pace().shared(instances),
         webapp=webapp,
     )
+    freeze_what_lasts()
     try:
         serve(application, webhook)
     except ServingError as error:
