@@ -176,6 +176,33 @@ async def test_what_a_press_costs_the_database(
         assert notes == {press: (2 * n, n) for press, n in NOTES.items()}, notes
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_new_name_and_title_are_written_then_read_off_the_loop(
+    fake_telegram: FakeTelegramServer, tmp_path: Path, backend: str
+) -> None:
+    """A player renamed on Telegram asks for the score in a group renamed too: the bot writes
+    both, then reads them again in its threads (on PostgreSQL a write keeps nothing), so what
+    the command reads next is never read on the loop."""
+    with database(backend, tmp_path) as url:
+        seat_people(fake_telegram, GROUP, "Circolo", PEOPLE)
+        match = position(list(RIGGED_HANDS), discard="KD", stock_top="AC AD", to_play=1)
+        store_started_match(
+            url, GROUP, "Circolo", PEOPLE, "scala40", match.to_json(), Options().to_dict()
+        )
+        async with running_bot(fake_telegram, url) as service:
+            await settle(fake_telegram, service)
+            luca = fake_telegram.user(LUCA)
+            luca.first_name = "Luchino"
+            fake_telegram.chat(GROUP).title = "Circolo Nuovo"
+            with counting(service) as counts:
+                luca.send(GROUP, "/punti")
+                await settle(fake_telegram, service)
+            assert counts["on the loop"] == 0
+            user = service.store.get_user(LUCA)
+            assert user is not None and user.name == "Luchino"
+            assert service.store.chat_settings(GROUP).title == "Circolo Nuovo"
+
+
 async def pressing(server: FakeTelegramServer, url: str) -> dict[str, Counter[str]]:
     """Draw, select and discard on the bot on ``url``: what each cost the database."""
     seat_people(server, GROUP, "Circolo", PEOPLE)
