@@ -203,8 +203,9 @@ class PeopleStore(StoreBase):
         self._change_user(user_id, change)
 
     def has_private_chat(self, user_id: int) -> bool:
-        """Whether the bot may write to the user in private (they started the bot)."""
-        user = self.get_user(user_id)
+        """Whether the bot may write to the user in private (they started the bot), as this
+        store last read them (:meth:`known_user`: the asker is read before each update)."""
+        user = self.known_user(user_id)
         return user is not None and user.private_chat
 
     def chat_settings(self, chat_id: int) -> ChatSettings:
