@@ -57,7 +57,7 @@ class GroupSettings:
     def panel(self, chat_id: int) -> tuple[Html, InlineKeyboardMarkup]:
         """The panel as the group's settings are now: a line and a row of buttons each."""
         lang = self.people.group_lang(chat_id)
-        settings = self.store.chat_settings(chat_id)
+        settings = self.store.known_chat(chat_id)  # read before the update, or after the change
         now = {
             Setting.RATE_COMPUTERS: settings.rate_computers,
             Setting.LOBBY_LEVELS: settings.levels_in_lobby,

@@ -62,8 +62,9 @@ class Tables:
         return next(number for number in range(1, len(taken) + 2) if number not in taken)
 
     def limit(self, chat_id: int) -> int:
-        """How many matches the chat hosts at once: a group's setting, one in private."""
-        return self.store.chat_settings(chat_id).tables if chat_id < 0 else 1
+        """How many matches the chat hosts at once: a group's setting (as read before the
+        update or the render at hand, never on the loop), one in private."""
+        return self.store.known_chat(chat_id).tables if chat_id < 0 else 1
 
     async def active(self, chat_id: int) -> list[MatchRecord]:
         """The chat's matches in the lobby or playing, by table (read off the event loop)."""
