@@ -386,7 +386,7 @@ class Tournaments:
         waiting = [e for e in record.entries if record.pairs and e.waiting]
         if waiting:
             return Answer(t(lang, "ans.tourn_alone", name=waiting[0].name), alert=True)
-        order = self.seeding(record)
+        order = await self.store.read(self.seeding, record)  # the ratings, read off the loop
         started = await self.store.off(
             self.store.start_tournament, record.id, order, record.version
         )
@@ -399,7 +399,7 @@ class Tournaments:
     def seeding(self, record: TournamentRecord) -> list[int]:
         """The entries, the top seed first: the higher rating in the tournament's category
         (a computer at its fixed rating, a newcomer at the newcomers'), then who entered
-        first (T-5)."""
+        first (T-5). Store work: run off the event loop."""
         category = category_of(record.game, table_options(record))
 
         def rating(user: int | None, level: str | None) -> float:
