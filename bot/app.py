@@ -28,6 +28,7 @@ from telegram.ext import (
 from bot.delivery import Pace
 from bot.guide import ITALIAN, MENU_LANGUAGES, MENU_SCOPES, menu
 from bot.handlers import buttons, commands, errors, events
+from bot.handlers.common import load_asker
 from bot.service import Tavolo
 from bot.timers import JobQueueScheduler, Scheduler, utc_now
 from bot.updates import PerChatUpdates
@@ -89,6 +90,7 @@ def build_application(
 
 def register(application: Application) -> None:  # type: ignore[type-arg]
     """Every handler, in one place."""
+    application.add_handler(TypeHandler(Update, load_asker), group=-2)
     application.add_handler(TypeHandler(Update, events.seen), group=-1)
     handlers = {
         "newgame": commands.new_game,

@@ -72,6 +72,7 @@ class Questions:
         if not records:
             self.outbox.send(user_id, t(lang, "cmd.no_match"))
             return
+        await self.people.load((), [r.chat_id for r in records])  # their groups, off the loop
         for record in records:
             if record.chat_id > 0:  # against the computer, /stop ends it without a loss
                 text = t(lang, "cmd.abandon_confirm_private")

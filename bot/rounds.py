@@ -191,6 +191,8 @@ class Rounds:
         )
         if not opened:
             return
+        users = [u for e in seated for u in (e.user_id, e.partner_id) if u is not None]
+        await self.people.load(users, [record.chat_id])  # read off the loop
         group = self.people.group_title(record.chat_id)
         for entry in seated:  # told first: the hand goes below, at the hand's pace
             for user in (entry.user_id, entry.partner_id):
@@ -214,6 +216,7 @@ class Rounds:
         except WrongStatus:
             return  # another instance ended it
         self.show(ended)
+        await self.people.load((), [record.chat_id])  # read off the loop
         lang = self.people.group_lang(record.chat_id)
         found, called = view.facts(ended), view.names(ended)
         champion = found.winner()

@@ -88,6 +88,7 @@ class Seasons:
 
     async def announce(self, season: Season) -> None:
         """A month is over: its final standings go to the group, once (SE-3)."""
+        await self.people.load((), [season.chat_id])  # read off the loop
         lang = self.people.group_lang(season.chat_id)
         text = await self.store.read(self.final_text, season, lang)
         if text is None:  # no result left in the month (erased): nothing to announce

@@ -236,6 +236,7 @@ class Tournaments:
         if not entered.pairs or mine is None:
             return Answer(t(lang, "ans.tourn_joined"))
         if mine.partner_id == user_id and mine.user_id is not None:
+            await self.people.load([mine.user_id])  # the partner, read off the loop
             self._tell_partner(entered, mine.user_id, press.name)
             return Answer(t(lang, "ans.tourn_paired", name=mine.name))
         return Answer(t(lang, "ans.tourn_waiting"))

@@ -48,15 +48,21 @@ def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None
     tavolo(context).reply(chat.id, text, message.message_id if is_group(chat) else None)
 
 
+async def load_asker(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Before every update's handlers: read who is asking and where, off the event loop, so
+    that what the handlers read of them (a language, a group's settings) is this update's and
+    is read from memory."""
+    user, chat = update.effective_user, update.effective_chat
+    users = [user.id] if user is not None and not user.is_bot else []
+    await tavolo(context).people.load(users, [chat.id] if chat is not None else [])
+
+
 async def remember(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Read who is asking and where (off the event loop, for the handlers that follow); keep
-    the user's name and language code, and the group's title, up to date; note how far down
-    the group's chat has gone (its newest message)."""
+    """Keep the user's name and language code, and the group's title, up to date; note how
+    far down the group's chat has gone (its newest message)."""
     service = tavolo(context)
     user, chat = update.effective_user, update.effective_chat
     message = update.effective_message
-    users = [user.id] if user is not None and not user.is_bot else []
-    await service.people.load(users, [chat.id] if chat is not None else [])
     if chat is not None and is_group(chat) and message is not None:
         service.outbox.saw(chat.id, message.message_id, thread_of(message))
     if user is not None and not user.is_bot:

@@ -212,8 +212,10 @@ class _Api(tornado.web.RequestHandler):
             return None
         return body
 
-    def refused(self, refusal: Refused, user: WebUser) -> None:
-        """The pages refused: no such match (404), not the user's (403), or malformed (400)."""
+    async def refused(self, refusal: Refused, user: WebUser) -> None:
+        """The pages refused: no such match (404), not the user's (403), or malformed (400),
+        in the user's language (read off the loop)."""
+        await self.pages.people.load([user.id])
         statuses = {"ans.no_match": HTTPStatus.NOT_FOUND, "web.bad_request": HTTPStatus.BAD_REQUEST}
         status = statuses.get(refusal.key, HTTPStatus.FORBIDDEN)
         self.refuse(status, refusal.key, self.pages.people.user_lang(user.id))
@@ -250,7 +252,7 @@ class _State(_Api):
         try:
             self.send(await self.pages.state(int(match_id), user.id))
         except Refused as refusal:
-            self.refused(refusal, user)
+            await self.refused(refusal, user)
 
 
 class _Act(_Api):
@@ -269,7 +271,7 @@ class _Act(_Api):
         try:
             self.send(await self.pages.act(int(match_id), user.id, op, arg, context))
         except Refused as refusal:
-            self.refused(refusal, user)
+            await self.refused(refusal, user)
 
 
 class _Ticket(_Api):
@@ -283,7 +285,7 @@ class _Ticket(_Api):
         try:
             await self.pages.fingerprint(int(match_id), user.id)
         except Refused as refusal:
-            self.refused(refusal, user)
+            await self.refused(refusal, user)
             return
         self.send({"ticket": issue_ticket(user.id, int(match_id), self.token, self.clock())})
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,15 @@ class Counting:
 
     def known_user(self, user_id: int) -> UserRecord | None:
         return self.store.known_user(user_id)
+
+    def keeps(self, users: Iterable[int] = (), chats: Iterable[int] = ()) -> bool:
+        return self.store.keeps(users, chats)
+
+    async def read(self, call: Callable[..., Any], *args: Any) -> Any:
+        return call(*args)
+
+    def read_people(self, users: Iterable[int] = (), chats: Iterable[int] = ()) -> None:
+        self.store.read_people(users, chats)
 
     def known_chat(self, chat_id: int) -> ChatSettings:
         return self.store.known_chat(chat_id)
