@@ -55,10 +55,8 @@ class Languages:
             if not await self.may_change(chat_id, user_id):
                 return Answer(t(lang, "ans.only_creator_admin"), alert=True)
             await self.store.off(self.store.set_chat_language, chat_id, choice)
-            await self.people.load((), [chat_id])  # read again off the loop after the write
         else:
             await self.store.off(self.store.set_user_language, user_id, choice)
-            await self.people.load([user_id])
         done = t(choice, "cmd.language_set_group" if chat_id < 0 else "cmd.language_set")
         if message_id is not None:
             self.outbox.put(

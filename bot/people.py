@@ -52,7 +52,6 @@ class People:
             known = (name, code, now)  # met before a restart, unchanged: nothing to write
         if known is None or known[:2] != (name, code) or now - known[2] > MET_AGAIN:
             await self.store.off(self.store.upsert_user, user_id, name, code)
-            await self.load([user_id])  # a write on a shared database keeps nothing: read again
             known = (name, code, now)
         self._met[user_id] = known
         if len(self._met) > MET_KEPT:
@@ -73,7 +72,6 @@ class People:
             self.titles[chat_id] = title
             if self.store.known_chat(chat_id).title != title:  # else known before a restart
                 await self.store.off(self.store.set_chat_title, chat_id, title)
-                await self.load((), [chat_id])  # read again off the loop (see :meth:`met`)
 
     def user_lang(self, user_id: int, code: str | None = None) -> str:
         """A user's language: chosen with /language, else from Telegram's language code."""

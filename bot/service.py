@@ -321,7 +321,6 @@ class Tavolo:
         """The person wrote to the bot in private: the bot may write to them there."""
         if not self.store.has_private_chat(user_id):
             await self.store.off(self.store.set_private_chat, user_id, True)
-            await self.people.load([user_id])  # read again off the loop after the write
 
     async def join_from_link(self, match_id: int, user_id: int, name: str) -> str | None:
         """``/start j<match>``: sit the user at that lobby; the answer's catalog key."""

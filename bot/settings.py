@@ -106,7 +106,6 @@ class GroupSettings:
             return Answer(t(lang, "ans.only_admin"), alert=True)
         await self.store.off(write)
         await self.changed(chat_id)
-        await self.people.load((), [chat_id])  # read again after the write, off the loop
         text, markup = self.panel(chat_id)
         message_id = pressed.message_id
         self.outbox.put(

@@ -111,7 +111,10 @@ class PeopleStore(StoreBase):
                 self._kept.keep(USER, user_id, record, since, wrote=True)
             return record
 
-        return self._retrying(attempt)
+        record = self._retrying(attempt)
+        if self._kept.enabled and not self._kept.serial:
+            self._read_user(user_id)  # see :meth:`_change_row`
+        return record
 
     def keeps(self, users: Iterable[int] = (), chats: Iterable[int] = ()) -> bool:
         """Whether this store keeps in memory what it knows of all these people and chats
@@ -162,7 +165,10 @@ class PeopleStore(StoreBase):
     def _change_row(
         self, table: type[_Row], key: int, fresh: Callable[[], _Row], change: Callable[[_Row], None]
     ) -> None:
-        """Apply ``change`` to a user's or chat's row, creating it with ``fresh`` if missing."""
+        """Apply ``change`` to a user's or chat's row, creating it with ``fresh`` if missing;
+        then read it back, in the caller's thread (the store's, for the bot), so that what the
+        store keeps of it is what was written: a write keeps nothing it wrote here, and the
+        bot's next read of the person or the group, on the event loop, finds it kept."""
 
         touched = (USER if table is UserTable else CHAT, key)
 
@@ -176,6 +182,10 @@ class PeopleStore(StoreBase):
                 row.updated_at = _now()
 
         self._retrying(attempt)
+        if self._kept.enabled and table is UserTable:
+            self._read_user(key)
+        elif self._kept.enabled:
+            self._read_chat(key)
 
     def _change_user(self, user_id: int, change: Callable[[UserTable], None]) -> None:
         """Apply ``change`` to the user's row (created if the bot never met the user)."""
