@@ -65,7 +65,9 @@ class Bells:
             if seat.user_id is None:
                 continue
             wanted = self._bell_turn(record, seat.seat)
-            if seat.turn_message_id is not None and seat.turn_version != wanted:
+            # A bell stored for no turn (it was on its way when its turn was let go) is stale.
+            stale = seat.turn_version is None or seat.turn_version != wanted
+            if seat.turn_message_id is not None and stale:
                 chat_id = seat.turn_chat_id or seat.user_id
                 self._unring(match_id, seat.seat, chat_id, seat.turn_message_id)
             if wanted is not None and seat.turn_version != wanted:

@@ -181,6 +181,34 @@ async def test_a_match_that_ended_as_the_bot_stopped_loses_its_bell(
         assert service.store.ended_unsettled() == []
 
 
+async def test_a_bell_stored_for_no_turn_goes(
+    fake_telegram: FakeTelegramServer, tmp_path: Path
+) -> None:
+    """A bell stored without the turn it rang for (it was on its way when the match stopped
+    ringing: the turn it rang for was let go) is stale whenever it is not the player's turn."""
+    server = fake_telegram
+    database = tmp_path / "tavolo.db"
+    seat_people(server, GROUP, "Tavolo", PEOPLE)
+    match = scala40.new_match(players=2, seed=3)
+    match_id = store_started_match(
+        database, GROUP, "Tavolo", PEOPLE, "scala40", match.to_json(),
+        scala40.Options().to_dict(),
+    )  # fmt: skip
+    idle = 1 - (match.to_play or 0)
+    user = PEOPLE[idle][0]
+    async with Bot(server.token, base_url=server.base_url) as bot:
+        bell = await bot.send_message(user, "🔔 Tocca a te nel gruppo «Tavolo»!")
+    store = Store.open(f"sqlite:///{database}")
+    try:
+        store.set_turn_message(match_id, idle, user, bell.message_id, turn_version=None)
+    finally:
+        store.close()
+    async with running_bot(server, database) as service:
+        await settle(server, service)
+        assert bells(server, user) == []
+        assert service.store.get_match(match_id).seats[idle].turn_message_id is None
+
+
 SCOPA = -100631
 FOUR = [(1011, "Bea", "it"), (1012, "Ciro", "it"), (1013, "Dora", "it"), (1014, "Ezio", "it")]
 
